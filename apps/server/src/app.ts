@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config';
+import type { AppContext, Mailbox } from './context';
+import { databaseAnswers, openDatabase } from './db/client';
+import { installAuth } from './http/auth';
+import { ApiError } from './http/errors';
+import { installErrorHandler } from './http/error-handler';
+import { enqueueMail, OutboxSender } from './jobs/outbox-sender';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { RateLimiter } from './modules/accounts/rate-limit';
+import { SessionStore } from './modules/accounts/sessions';
+import { ApiKeyStore } from './modules/apikeys/apikeys.repository';
+import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
+import { contractsRoutes } from './modules/contracts/contracts.routes';
+import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
+import { capturedTransport, smtpTransport } from './notify/mailer';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  outbox: OutboxSender;
+}
+
+/** Fields that must never reach a log line. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.password_confirm',
+  '*.password_current',
+  '*.password_new',
+  '*.password_new_confirm',
+  '*.token',
+  '*.key',
+];
+
+/** Builds the whole server from a config; `main.ts` listens, tests call `inject` or listen. */
+export async function buildApp(config: Config): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[secret]' } },
+    // Field names match the spec's paths exactly, trailing slash included.
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  const database = await openDatabase(config);
+  const { db } = database;
+
+  const transport = config.smtpUrl
+    ? smtpTransport(config.smtpUrl, config.mailFrom)
+    : capturedTransport(path.join(config.dataDir, 'mail'), config.mailFrom, app.log);
+  const outbox = new OutboxSender(db, transport, app.log);
+  const mailbox: Mailbox = {
+    async queue(tx, mail) {
+      await enqueueMail(tx, mail);
+      // The caller's transaction commits after this returns; a short delay lets it finish first.
+      setTimeout(() => outbox.wake(), 50).unref();
+    },
+  };
+  const ctx: AppContext = {
+    config,
+    db,
+    log: app.log,
+    sessions: new SessionStore(db, config.sessionTtlSeconds),
+    apiKeys: new ApiKeyStore(db),
+    limiter: new RateLimiter(db, config.loginRateWindowSeconds),
+    mailbox,
+  };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'img-src': ["'self'", 'data:', 'blob:'],
+        // MUI (emotion) injects style elements at run time.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        // Over plain HTTP (the embedded default) upgrading requests would break every fetch.
+        'upgrade-insecure-requests': config.secureCookies ? [] : null,
+      },
+    },
+    hsts: config.secureCookies,
+  });
+  await app.register(cookie);
+  installErrorHandler(app);
+
+  await app.register(
+    async (api) => {
+      await api.register(multipart);
+      installAuth(api, { sessions: ctx.sessions, apiKeys: ctx.apiKeys });
+      await api.register(accountsRoutes, { ctx });
+      await api.register(apiKeysRoutes, { apiKeys: ctx.apiKeys });
+      await api.register(contractsRoutes, { ctx });
+      await api.register(filesystemRoutes);
+      api.setNotFoundHandler(() => {
+        throw ApiError.notFound();
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  app.get('/healthcheck', async (_request, reply) => {
+    const ok = await databaseAnswers(db);
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'database unavailable' });
+  });
+
+  serveWebApp(app, config.webDist);
+
+  app.addHook('onClose', async () => {
+    await outbox.stop();
+    await database.close();
+  });
+  return { app, ctx, outbox };
+}
+
+/** The built single-page app at `/`, with every unknown GET answered by index.html. */
+function serveWebApp(app: FastifyInstance, webDist: string): void {
+  const hasBuild = existsSync(path.join(webDist, 'index.html'));
+  if (hasBuild) {
+    app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.code(404).send({ detail: 'Not found.' });
+    }
+    if (!hasBuild) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The web app is not built: run `npm run build` (npm start does it for you).');
+    }
+    return reply.type('text/html').sendFile('index.html');
+  });
+}

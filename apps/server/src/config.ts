@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalUrl = z.url().optional();
+
+/** Every setting the server reads, with its embedded default. README.md documents each one. */
+const environment = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl,
+  PUBLIC_URL: z.url().default('http://localhost:8080'),
+  SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(8 * 3600),
+  TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(72),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('FileRunner <no-reply@filerunner.local>'),
+  SEED_DEMO: bool.default(true),
+  DEMO_PASSWORD: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  secureCookies: boolean;
+  sessionTtlSeconds: number;
+  tokenTtlHours: number;
+  loginRateLimit: number;
+  loginRateWindowSeconds: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  seedDemo: boolean;
+  demoPassword: string | undefined;
+  logLevel: z.infer<typeof environment>['LOG_LEVEL'];
+  webDist: string;
+}>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad variable stops the start with its name in the message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environment.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = e.PUBLIC_URL.replace(/\/+$/, '');
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https://'),
+    sessionTtlSeconds: e.SESSION_TTL_SECONDS,
+    tokenTtlHours: e.TOKEN_TTL_HOURS,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
+    loginRateWindowSeconds: e.LOGIN_RATE_WINDOW_SECONDS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    seedDemo: e.SEED_DEMO,
+    demoPassword: e.DEMO_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+  });
+}

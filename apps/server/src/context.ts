@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import type { OutboxMail } from './db/schema';
+import type { SessionStore } from './modules/accounts/sessions';
+import type { RateLimiter } from './modules/accounts/rate-limit';
+import type { ApiKeyStore } from './modules/apikeys/apikeys.repository';
+
+/** Queues mail in the caller's transaction and nudges the sender once it has committed. */
+export interface Mailbox {
+  queue(db: Database, mail: OutboxMail): Promise<void>;
+}
+
+/** What the domain modules need, built once by `buildApp` and passed down explicitly. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  log: FastifyBaseLogger;
+  sessions: SessionStore;
+  apiKeys: ApiKeyStore;
+  limiter: RateLimiter;
+  mailbox: Mailbox;
+}

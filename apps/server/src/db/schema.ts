@@ -1,0 +1,189 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { ContractSettings } from '@filerunner/protocol';
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+const now = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+/** A person with a login. `passwordHash` stays null until the account is activated. */
+export const users = pgTable(
+  'users',
+  {
+    id: serial().primaryKey(),
+    uid: uuid().notNull().unique().defaultRandom(),
+    email: text().notNull(),
+    passwordHash: text(),
+    firstName: text().notNull().default(''),
+    lastName: text().notNull().default(''),
+    mobile: text(),
+    timezone: text().notNull().default('UTC'),
+    showSelectStorage: boolean().notNull().default(false),
+    avatar: bytea(),
+    avatarType: text(),
+    avatarVersion: integer().notNull().default(0),
+    activatedAt: timestamp({ withTimezone: true }),
+    createdAt: now(),
+  },
+  (t) => [uniqueIndex('users_email_lower').on(sql`lower(${t.email})`)],
+);
+
+/** A login session; the cookie carries the token, the table only its SHA-256. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: now(),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
+);
+
+/** Single-use activation and password-reset tokens, stored hashed. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: serial().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text({ enum: ['activation', 'reset'] }).notNull(),
+    tokenHash: text().notNull().unique(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: now(),
+  },
+  (t) => [index('user_tokens_user').on(t.userId, t.purpose)],
+);
+
+export const apiKeys = pgTable('api_keys', {
+  id: serial().primaryKey(),
+  uuid: uuid().notNull().unique().defaultRandom(),
+  userId: integer()
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  name: text().notNull(),
+  keyHash: text().notNull().unique(),
+  createdAt: now(),
+  revokedAt: timestamp({ withTimezone: true }),
+  lastUsedAt: timestamp({ withTimezone: true }),
+});
+
+export const defaultContractSettings: ContractSettings = {
+  number_of_upload_workers: 14,
+  use_slab_files: false,
+  can_add_ad_hoc: false,
+  pin_verification: 'none',
+  can_extend_expiry: false,
+  notifications: [],
+};
+
+/** A contract (project): the unit that owns users, groups, packages, settings and branding. */
+export const contracts = pgTable('contracts', {
+  id: serial().primaryKey(),
+  slug: text().notNull().unique(),
+  name: text().notNull(),
+  serviceId: text().notNull().default(''),
+  enabled: boolean().notNull().default(true),
+  settings: jsonb().$type<ContractSettings>().notNull().default(defaultContractSettings),
+  createdAt: now(),
+});
+
+/** A user's place in a contract, with the contract-level permissions. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    id: serial().primaryKey(),
+    contractId: integer()
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    admin: boolean().notNull().default(false),
+    send: boolean().notNull().default(false),
+    enabled: boolean().notNull().default(true),
+    masterGroup: boolean().notNull().default(false),
+    external: boolean().notNull().default(false),
+    createdAt: now(),
+  },
+  (t) => [uniqueIndex('memberships_contract_user').on(t.contractId, t.userId)],
+);
+
+export const groups = pgTable('groups', {
+  id: serial().primaryKey(),
+  contractId: integer()
+    .notNull()
+    .references(() => contracts.id, { onDelete: 'cascade' }),
+  name: text().notNull(),
+  description: text().notNull().default(''),
+  createdAt: now(),
+});
+
+export const groupMembers = pgTable(
+  'group_members',
+  {
+    groupId: integer()
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] })],
+);
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: { filename: string; content: string; contentType: string }[];
+}
+
+/**
+ * Mail waiting to leave. A row is written in the same transaction as the change that causes it,
+ * so an SMTP outage delays a mail and never loses it.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: serial().primaryKey(),
+    kind: text({ enum: ['mail'] })
+      .notNull()
+      .default('mail'),
+    payload: jsonb().$type<OutboxMail>().notNull(),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: now(),
+    sentAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+    createdAt: now(),
+  },
+  (t) => [
+    index('outbox_pending')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null`),
+  ],
+);
+
+/** Fixed-window counters for login and forgot-password throttling, shared by every app node. */
+export const rateLimitHits = pgTable('rate_limit_hits', {
+  key: text().primaryKey(),
+  windowStart: timestamp({ withTimezone: true }).notNull(),
+  hits: integer().notNull(),
+});

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_KEY_SCHEME, CLIENT_VERSION_HEADER, messages } from '@filerunner/protocol';
+import type { ApiKeyStore } from '../modules/apikeys/apikeys.repository';
+import { SESSION_COOKIE, type SessionStore, type UserRow } from '../modules/accounts/sessions';
+import { ApiError } from './errors';
+
+/** Who is calling: a user by session cookie or by API key. */
+export interface Principal {
+  user: UserRow;
+  via: 'session' | 'api_key';
+  /** Hash of the session token, when the caller came with a cookie. */
+  sessionHash?: string;
+  sessionExpiresAt?: Date;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Resolves the caller of every request in the scope it is installed on, enforces the
+ * client-version header on mutating browser calls (with SameSite cookies, a cross-site form
+ * cannot set a custom header, so this is the CSRF guard) and stamps the session expiry on
+ * authenticated answers as the `Expires` header the web app's countdown reads.
+ */
+export function installAuth(
+  app: FastifyInstance,
+  deps: { sessions: SessionStore; apiKeys: ApiKeyStore },
+): void {
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request) => {
+    const authorization = request.headers.authorization;
+    if (authorization?.startsWith(`${API_KEY_SCHEME} `)) {
+      const user = await deps.apiKeys.userOfKey(
+        authorization.slice(API_KEY_SCHEME.length + 1).trim(),
+      );
+      if (!user) throw ApiError.detail(401, 'unauthenticated', messages.auth.invalidApiKey);
+      request.principal = { user, via: 'api_key' };
+      return;
+    }
+    if (!SAFE_METHODS.has(request.method) && !request.headers[CLIENT_VERSION_HEADER]) {
+      throw ApiError.detail(403, 'client_version_required', messages.auth.clientVersionRequired);
+    }
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const session = await deps.sessions.find(token);
+    if (session) {
+      request.principal = {
+        user: session.user,
+        via: 'session',
+        sessionHash: session.hash,
+        sessionExpiresAt: session.expiresAt,
+      };
+    }
+  });
+
+  app.addHook('onSend', async (request, reply: FastifyReply) => {
+    reply.header('cache-control', 'no-store');
+    const expiresAt = request.principal?.sessionExpiresAt;
+    if (expiresAt) reply.header('expires', expiresAt.toUTCString());
+  });
+}
+
+/** The caller, or a 401 when nobody is logged in. */
+export function requireUser(request: FastifyRequest): Principal {
+  if (!request.principal) throw ApiError.unauthenticated();
+  return request.principal;
+}

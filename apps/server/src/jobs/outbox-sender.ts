@@ -1,0 +1,112 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { queryRows, type Database } from '../db/client';
+import { outbox, type OutboxMail } from '../db/schema';
+import type { MailTransport } from '../notify/mailer';
+
+/** Queues a mail; pass the transaction of the change that causes it so both commit together. */
+export async function enqueueMail(db: Database, mail: OutboxMail): Promise<void> {
+  await db.insert(outbox).values({ payload: mail });
+}
+
+const LEASE = sql`now() + interval '5 minutes'`;
+const BATCH = 10;
+const POLL_MS = 2000;
+
+/** Seconds to wait before the next attempt: 10 s doubling up to an hour. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(3600, 10 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Sends what the outbox holds. A row is leased (its next attempt pushed 5 minutes out) before it
+ * is sent, so several app nodes never send the same mail and a node that dies mid-send only
+ * delays it. A failed send is retried with growing delays; nothing is dropped.
+ */
+export class OutboxSender {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly transport: MailTransport,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Sends soon; called after a mail is queued so nobody waits for the poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    this.transport.close();
+  }
+
+  /** Sends every due mail once; returns how many were sent. */
+  async drain(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const due = await queryRows<{ id: number; payload: OutboxMail; attempts: number }>(
+        this.db,
+        sql`
+        update ${outbox} set next_attempt_at = ${LEASE}, attempts = attempts + 1
+        where id in (
+          select id from ${outbox} where sent_at is null and next_attempt_at <= now()
+          order by id limit ${BATCH} for update skip locked)
+        returning id, payload, attempts`,
+      );
+      if (due.length === 0) return sent;
+      for (const row of due) {
+        try {
+          await this.transport.send(row.payload);
+          await this.db
+            .update(outbox)
+            .set({ sentAt: new Date(), lastError: null })
+            .where(eq(outbox.id, row.id));
+          sent++;
+        } catch (error) {
+          const delay = retryDelaySeconds(row.attempts);
+          this.log.warn(
+            { mailId: row.id, attempts: row.attempts, err: error },
+            'mail not sent, will retry',
+          );
+          await this.db
+            .update(outbox)
+            .set({
+              lastError: String(error),
+              nextAttemptAt: sql`now() + make_interval(secs => ${delay})`,
+            })
+            .where(eq(outbox.id, row.id));
+        }
+      }
+    }
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.drain()
+        .then(() => undefined)
+        .catch((error: unknown) => this.log.error({ err: error }, 'outbox pass failed'))
+        .finally(() => {
+          this.running = undefined;
+          if (this.stopped) return;
+          const next = this.again ? 0 : POLL_MS;
+          this.again = false;
+          this.schedule(next);
+        });
+    }, ms);
+  }
+}

@@ -1,0 +1,101 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { userTokens, users } from '../../db/schema';
+import { newToken, tokenHash } from '../../http/secrets';
+import type { UserRow } from './sessions';
+
+export type TokenPurpose = 'activation' | 'reset';
+
+export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
+  return row;
+}
+
+export async function findUserByUid(db: Database, uid: string): Promise<UserRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(uid)) return undefined;
+  const [row] = await db.select().from(users).where(eq(users.uid, uid));
+  return row;
+}
+
+export async function updateUser(
+  db: Database,
+  id: number,
+  changes: Partial<typeof users.$inferInsert>,
+): Promise<UserRow> {
+  const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
+  return row!;
+}
+
+/** Issues a single-use token, replacing any earlier unused one of the same purpose. */
+export async function issueToken(
+  db: Database,
+  userId: number,
+  purpose: TokenPurpose,
+  ttlHours: number,
+): Promise<string> {
+  const token = newToken();
+  await db
+    .delete(userTokens)
+    .where(
+      and(
+        eq(userTokens.userId, userId),
+        eq(userTokens.purpose, purpose),
+        isNull(userTokens.usedAt),
+      ),
+    );
+  await db.insert(userTokens).values({
+    userId,
+    purpose,
+    tokenHash: tokenHash(token),
+    expiresAt: new Date(Date.now() + ttlHours * 3600_000),
+  });
+  return token;
+}
+
+/** The user a live, unused token of this purpose belongs to (matched by uid too), or undefined. */
+export async function userOfToken(
+  db: Database,
+  purpose: TokenPurpose,
+  uid: string,
+  token: string,
+): Promise<UserRow | undefined> {
+  const owner = await findUserByUid(db, uid);
+  if (!owner) return undefined;
+  const [row] = await db
+    .select({ id: userTokens.id })
+    .from(userTokens)
+    .where(
+      and(
+        eq(userTokens.tokenHash, tokenHash(token)),
+        eq(userTokens.userId, owner.id),
+        eq(userTokens.purpose, purpose),
+        isNull(userTokens.usedAt),
+        gt(userTokens.expiresAt, new Date()),
+      ),
+    );
+  return row ? owner : undefined;
+}
+
+/** Marks a token used; false when another request used it first (single use under races). */
+export async function consumeToken(
+  db: Database,
+  purpose: TokenPurpose,
+  token: string,
+): Promise<boolean> {
+  const used = await db
+    .update(userTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(userTokens.tokenHash, tokenHash(token)),
+        eq(userTokens.purpose, purpose),
+        isNull(userTokens.usedAt),
+        gt(userTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning({ id: userTokens.id });
+  return used.length === 1;
+}

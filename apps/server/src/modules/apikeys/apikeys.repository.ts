@@ -1,0 +1,63 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { ApiKey } from '@filerunner/protocol';
+import type { Database } from '../../db/client';
+import { apiKeys, users } from '../../db/schema';
+import { newToken, tokenHash } from '../../http/secrets';
+import type { UserRow } from '../accounts/sessions';
+
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    created_timestamp: row.createdAt.toISOString(),
+    revoked: row.revokedAt !== null,
+  };
+}
+
+/** API keys are stored as SHA-256 only; the key itself exists once, in the create answer. */
+export class ApiKeyStore {
+  constructor(private readonly db: Database) {}
+
+  async list(userId: number): Promise<ApiKey[]> {
+    const rows = await this.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.userId, userId))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+    return rows.map(toApiKey);
+  }
+
+  async create(userId: number, name: string): Promise<ApiKey & { key: string }> {
+    // The prefix makes a leaked key recognisable to secret scanners and to people.
+    const key = `fr_${newToken()}`;
+    const [row] = await this.db
+      .insert(apiKeys)
+      .values({ userId, name, keyHash: tokenHash(key) })
+      .returning();
+    return { ...toApiKey(row!), key };
+  }
+
+  /** Revokes one of the user's keys; null when the user has no key with that uuid. */
+  async revoke(userId: number, uuid: string): Promise<ApiKey | null> {
+    const [row] = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.uuid, uuid), eq(apiKeys.userId, userId)))
+      .returning();
+    return row ? toApiKey(row) : null;
+  }
+
+  /** The user a live key belongs to; a revoked key answers null at once. */
+  async userOfKey(key: string): Promise<UserRow | null> {
+    const [row] = await this.db
+      .select({ user: users, id: apiKeys.id })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(and(eq(apiKeys.keyHash, tokenHash(key)), isNull(apiKeys.revokedAt)));
+    if (!row) return null;
+    await this.db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
+    return row.user;
+  }
+}

@@ -1,0 +1,91 @@
+import { slugify } from './slug';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { contracts, groups, groupMembers, memberships } from '../../db/schema';
+import { inviteUser } from '../accounts/accounts.service';
+
+export type ContractRow = typeof contracts.$inferSelect;
+
+/** A slug not yet taken, derived from the name. */
+async function freeSlug(ctx: AppContext, name: string): Promise<string> {
+  const base = slugify(name) || 'contract';
+  for (let n = 1; ; n++) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    const [taken] = await ctx.db
+      .select({ id: contracts.id })
+      .from(contracts)
+      .where(eq(contracts.slug, slug));
+    if (!taken) return slug;
+  }
+}
+
+/**
+ * Creates a contract with its admin, who gets an activation mail (or, when the account already
+ * exists and is active, just the membership). The admin belongs to the master group.
+ */
+export async function createContract(
+  ctx: AppContext,
+  input: { name: string; adminEmail: string; adminFirstName?: string; adminLastName?: string },
+): Promise<ContractRow> {
+  const slug = await freeSlug(ctx, input.name);
+  const [contract] = await ctx.db.insert(contracts).values({ name: input.name, slug }).returning();
+  const admin = await inviteUser(ctx, {
+    email: input.adminEmail,
+    firstName: input.adminFirstName,
+    lastName: input.adminLastName,
+    contractName: input.name,
+  });
+  await ctx.db
+    .insert(memberships)
+    .values({
+      contractId: contract!.id,
+      userId: admin.id,
+      admin: true,
+      send: true,
+      masterGroup: true,
+    });
+  return contract!;
+}
+
+export async function addMember(
+  ctx: AppContext,
+  contractId: number,
+  userId: number,
+  permissions: { admin?: boolean; send?: boolean; masterGroup?: boolean },
+): Promise<void> {
+  await ctx.db
+    .insert(memberships)
+    .values({ contractId, userId, ...permissions })
+    .onConflictDoNothing();
+}
+
+export async function createGroup(
+  ctx: AppContext,
+  contractId: number,
+  name: string,
+  memberIds: number[],
+): Promise<number> {
+  const [group] = await ctx.db
+    .insert(groups)
+    .values({ contractId, name })
+    .returning({ id: groups.id });
+  if (memberIds.length) {
+    await ctx.db
+      .insert(groupMembers)
+      .values(memberIds.map((userId) => ({ groupId: group!.id, userId })));
+  }
+  return group!.id;
+}
+
+export async function setContractEnabled(
+  ctx: AppContext,
+  slug: string,
+  enabled: boolean,
+): Promise<boolean> {
+  const rows = await ctx.db
+    .update(contracts)
+    .set({ enabled })
+    .where(eq(contracts.slug, slug))
+    .returning({ id: contracts.id });
+  return rows.length > 0;
+}

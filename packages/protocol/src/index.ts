@@ -1,0 +1,6 @@
+export * from './accounts';
+export * from './filesystem';
+export * from './limits';
+export * from './messages';
+export * from './password';
+export * from './phone';

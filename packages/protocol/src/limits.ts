@@ -1,0 +1,25 @@
+/** Business constants and limits (spec 000 section 9, spec 001 section 9). */
+export const limits = {
+  avatarMaxBytes: 1_000_000,
+  avatarTypes: ['image/png', 'image/jpeg'] as readonly string[],
+  brandingNameMax: 50,
+  logoMaxBytes: 5_000_000,
+  logoSizePx: 160,
+  packageNameMax: 255,
+  receivedPageSize: 15,
+  sentPageSize: 20,
+  activityPageSize: 15,
+  pinLength: 6,
+  apiTimeoutMs: 60_000,
+  apiRetries: 3,
+  sessionWarningSeconds: 1800,
+  toastDelayMs: 5000,
+  collapseWidthPx: 1280,
+  preferredCountries: ['gb', 'us', 'au'] as readonly string[],
+  userSearchMinChars: 3,
+} as const;
+
+/** The header every mutating call made with a session cookie must carry (the CSRF guard). */
+export const CLIENT_VERSION_HEADER = 'x-client-version';
+/** Header with which a request authenticates by API key: `Authorization: Api-Key <key>`. */
+export const API_KEY_SCHEME = 'Api-Key';

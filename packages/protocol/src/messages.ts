@@ -1,0 +1,54 @@
+/** User-facing strings of the spec's error catalogue (section 8) and validation rules (section 5). */
+export const messages = {
+  login: {
+    failed:
+      'Sorry we could not log you in, please check you are using the correct email and password.',
+    tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
+  },
+  forgotPassword: { failed: 'Sorry we could not reset your password.', emailSent: 'Email Sent' },
+  reset: {
+    invalidToken: 'Sorry that token in invalid. Please try again.',
+    invalidUrl: 'Invalid URL',
+  },
+  activation: {
+    invalidToken: 'Sorry that token is invalid.',
+    failed: 'Sorry we could not activate your account.',
+    nameRequired: 'Name is required',
+    passwordRequired: 'Password is required',
+    confirmationRequired: 'Password Confirmation is required',
+  },
+  password: {
+    required: 'This field is required.',
+    mismatch: 'Passwords do not match',
+    failed: 'Unable to update password',
+    updated: 'Password updated successfully',
+    currentWrong: 'Your current password is not correct.',
+    tooWeak: 'The password does not meet the requirements: ',
+  },
+  profile: {
+    firstNameRequired: 'First Name is required',
+    lastNameRequired: 'Last Name is required',
+    failed: 'Sorry, An error occurred while updating your profile',
+    updated: 'Profile updated successfully',
+    avatarTooLarge: 'File size cannot exceed more than',
+    avatarType: 'The avatar must be a PNG or JPEG image.',
+    invalidMobile: 'Invalid phone number',
+    settingsFailed: "Sorry, we couldn't save your settings. Please try again later.",
+  },
+  apiKeys: {
+    failed: 'Something went wrong. Please try again',
+    nameRequired: 'This field is required.',
+  },
+  auth: {
+    required: 'Authentication credentials were not provided.',
+    invalidApiKey: 'Invalid API key.',
+    clientVersionRequired: 'The X-Client-Version header is required.',
+    forbidden: 'You do not have permission to perform this action.',
+    notFound: 'Not found.',
+    rateLimited: 'Request was throttled. Please wait a few minutes and try again.',
+  },
+  constraints: {
+    unavailable: 'Filesystem constraints not available',
+    failed: 'Failed to fetch constraints',
+  },
+} as const;
