@@ -89,7 +89,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   await app.register(
     async (api) => {
-      await api.register(multipart);
+      // Handlers check `file.truncated` and answer with the spec's field error instead of a bare 413.
+      await api.register(multipart, { throwFileSizeLimit: false });
       installAuth(api, { sessions: ctx.sessions, apiKeys: ctx.apiKeys });
       await api.register(accountsRoutes, { ctx });
       await api.register(apiKeysRoutes, { apiKeys: ctx.apiKeys });

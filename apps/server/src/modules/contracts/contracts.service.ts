@@ -35,15 +35,13 @@ export async function createContract(
     lastName: input.adminLastName,
     contractName: input.name,
   });
-  await ctx.db
-    .insert(memberships)
-    .values({
-      contractId: contract!.id,
-      userId: admin.id,
-      admin: true,
-      send: true,
-      masterGroup: true,
-    });
+  await ctx.db.insert(memberships).values({
+    contractId: contract!.id,
+    userId: admin.id,
+    admin: true,
+    send: true,
+    masterGroup: true,
+  });
   return contract!;
 }
 
