@@ -11,7 +11,13 @@ import { databaseAnswers, openDatabase } from './db/client';
 import { installAuth } from './http/auth';
 import { ApiError } from './http/errors';
 import { installErrorHandler } from './http/error-handler';
+import { JobRunner } from './jobs/job-runner';
 import { enqueueMail, OutboxSender } from './jobs/outbox-sender';
+import { activityReportHandler, REPORT_JOB } from './modules/activity/activity-report';
+import { activityRoutes } from './modules/activity/activity.routes';
+import { brandingRoutes } from './modules/branding/branding.routes';
+import { contractGroupsRoutes } from './modules/contracts/groups.routes';
+import { contractUsersRoutes } from './modules/contracts/users.routes';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { RateLimiter } from './modules/accounts/rate-limit';
 import { SessionStore } from './modules/accounts/sessions';
@@ -25,6 +31,7 @@ export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
   outbox: OutboxSender;
+  jobs: JobRunner;
 }
 
 /** Fields that must never reach a log line. */
@@ -62,6 +69,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       setTimeout(() => outbox.wake(), 50).unref();
     },
   };
+  const jobs = new JobRunner(db, app.log);
+  jobs.register(REPORT_JOB, activityReportHandler(config));
   const ctx: AppContext = {
     config,
     db,
@@ -70,6 +79,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     apiKeys: new ApiKeyStore(db),
     limiter: new RateLimiter(db, config.loginRateWindowSeconds),
     mailbox,
+    jobs,
   };
 
   await app.register(helmet, {
@@ -96,6 +106,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       await api.register(apiKeysRoutes, { apiKeys: ctx.apiKeys });
       await api.register(contractsRoutes, { ctx });
       await api.register(filesystemRoutes);
+      await api.register(contractUsersRoutes, { ctx });
+      await api.register(contractGroupsRoutes, { ctx });
+      await api.register(activityRoutes, { ctx });
+      await api.register(brandingRoutes, { ctx, prefix: '/projects' });
       api.setNotFoundHandler(() => {
         throw ApiError.notFound();
       });
@@ -111,10 +125,11 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   serveWebApp(app, config.webDist);
 
   app.addHook('onClose', async () => {
+    await jobs.stop();
     await outbox.stop();
     await database.close();
   });
-  return { app, ctx, outbox };
+  return { app, ctx, outbox, jobs };
 }
 
 /** The built single-page app at `/`, with every unknown GET answered by index.html. */

@@ -5,6 +5,7 @@ import type { OutboxMail } from './db/schema';
 import type { SessionStore } from './modules/accounts/sessions';
 import type { RateLimiter } from './modules/accounts/rate-limit';
 import type { ApiKeyStore } from './modules/apikeys/apikeys.repository';
+import type { JobRunner } from './jobs/job-runner';
 
 /** Queues mail in the caller's transaction and nudges the sender once it has committed. */
 export interface Mailbox {
@@ -20,4 +21,5 @@ export interface AppContext {
   apiKeys: ApiKeyStore;
   limiter: RateLimiter;
   mailbox: Mailbox;
+  jobs: JobRunner;
 }

@@ -145,3 +145,27 @@ export function linkIn(mail: ParsedMail): string {
   if (!link) throw new Error('mail has no link');
   return link;
 }
+
+/**
+ * A contract with the four kinds of caller the permission tests need: its admin, a sender, a
+ * receive-only member, and a member of another contract; each with logged-in headers.
+ */
+export async function contractFixture(server: TestServer) {
+  const { db } = server.ctx;
+  const slug = `fx-${process.pid}-${++counter}`;
+  const [contract] = await db
+    .insert(contracts)
+    .values({ name: `Fixture ${slug}`, slug })
+    .returning();
+  const make = async (permissions: { admin?: boolean; send?: boolean; masterGroup?: boolean }) => {
+    const user = await createUser(server);
+    await addMember(server.ctx, contract!.id, user.id, permissions);
+    return { user, headers: await login(server, user.email) };
+  };
+  const admin = await make({ admin: true, send: true, masterGroup: true });
+  const sender = await make({ send: true });
+  const receiver = await make({});
+  const outsiderUser = await createUser(server, { contract: true, admin: true, send: true });
+  const outsider = { user: outsiderUser, headers: await login(server, outsiderUser.email) };
+  return { contract: contract!, admin, sender, receiver, outsider };
+}

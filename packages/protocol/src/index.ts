@@ -4,3 +4,4 @@ export * from './limits';
 export * from './messages';
 export * from './password';
 export * from './phone';
+export * from './contracts';

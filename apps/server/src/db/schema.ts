@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   customType,
   index,
@@ -187,3 +188,84 @@ export const rateLimitHits = pgTable('rate_limit_hits', {
   windowStart: timestamp({ withTimezone: true }).notNull(),
   hits: integer().notNull(),
 });
+
+export type BrandingColour = 'purple' | 'orange' | 'yellow' | 'green' | 'aqua' | 'teal' | 'pink';
+
+/** A contract's custom branding; the logo is a 160 px square JPEG made on upload. */
+export const brandings = pgTable('brandings', {
+  contractId: integer()
+    .primaryKey()
+    .references(() => contracts.id, { onDelete: 'cascade' }),
+  name: text().notNull(),
+  alias: text().notNull(),
+  colour: text().$type<BrandingColour>().notNull(),
+  logo: bytea(),
+  updatedAt: now(),
+});
+
+/**
+ * A package of files sent under a contract. Only what activity and reports read exists yet; the
+ * send and transfer work adds the rest (files, storage, PIN policy).
+ */
+export const packages = pgTable(
+  'packages',
+  {
+    id: serial().primaryKey(),
+    slug: text().notNull().unique(),
+    contractId: integer()
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    // Kept when the sender leaves the contract: the package stays intact.
+    senderId: integer().references(() => users.id, { onDelete: 'set null' }),
+    name: text().notNull(),
+    message: text().notNull().default(''),
+    status: text().notNull().default('uploading'),
+    bytes: bigint({ mode: 'number' }).notNull().default(0),
+    numFiles: integer().notNull().default(0),
+    validFrom: timestamp({ withTimezone: true }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    sentAt: now(),
+  },
+  (t) => [index('packages_contract_sent').on(t.contractId, t.sentAt)],
+);
+
+/** Who a package was sent to: a user of the contract, or an ad-hoc address. */
+export const packageRecipients = pgTable(
+  'package_recipients',
+  {
+    id: serial().primaryKey(),
+    packageId: integer()
+      .notNull()
+      .references(() => packages.id, { onDelete: 'cascade' }),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    email: text().notNull(),
+    removed: boolean().notNull().default(false),
+    downloaded: text({ enum: ['none', 'partial', 'complete'] })
+      .notNull()
+      .default('none'),
+  },
+  (t) => [index('package_recipients_package').on(t.packageId)],
+);
+
+/**
+ * Background work that must survive a restart (reports). Rows are claimed with a lease, like the
+ * outbox, so any node may run them and a node that dies only delays them.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: serial().primaryKey(),
+    kind: text().notNull(),
+    payload: jsonb().$type<Record<string, unknown>>().notNull(),
+    runAt: now(),
+    attempts: integer().notNull().default(0),
+    doneAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+    createdAt: now(),
+  },
+  (t) => [
+    index('jobs_due')
+      .on(t.runAt)
+      .where(sql`${t.doneAt} is null`),
+  ],
+);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Database } from '../db/client';
 import { outbox, type OutboxMail } from '../db/schema';
 import type { MailTransport } from '../notify/mailer';
+import { PollingWorker } from './polling-worker';
 
 /** Queues a mail; pass the transaction of the change that causes it so both commit together. */
 export async function enqueueMail(db: Database, mail: OutboxMail): Promise<void> {
@@ -11,7 +12,6 @@ export async function enqueueMail(db: Database, mail: OutboxMail): Promise<void>
 
 const LEASE = sql`now() + interval '5 minutes'`;
 const BATCH = 10;
-const POLL_MS = 2000;
 
 /** Seconds to wait before the next attempt: 10 s doubling up to an hour. */
 export function retryDelaySeconds(attempts: number): number {
@@ -24,33 +24,27 @@ export function retryDelaySeconds(attempts: number): number {
  * delays it. A failed send is retried with growing delays; nothing is dropped.
  */
 export class OutboxSender {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly worker: PollingWorker;
 
   constructor(
     private readonly db: Database,
     private readonly transport: MailTransport,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.worker = new PollingWorker('outbox', () => this.drain(), log);
+  }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.worker.start();
   }
 
   /** Sends soon; called after a mail is queued so nobody waits for the poll. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) this.again = true;
-    else this.schedule(0);
+    this.worker.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.worker.stop();
     this.transport.close();
   }
 
@@ -92,21 +86,5 @@ export class OutboxSender {
         }
       }
     }
-  }
-
-  private schedule(ms: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.drain()
-        .then(() => undefined)
-        .catch((error: unknown) => this.log.error({ err: error }, 'outbox pass failed'))
-        .finally(() => {
-          this.running = undefined;
-          if (this.stopped) return;
-          const next = this.again ? 0 : POLL_MS;
-          this.again = false;
-          this.schedule(next);
-        });
-    }, ms);
   }
 }

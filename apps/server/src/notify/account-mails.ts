@@ -57,3 +57,22 @@ export function passwordChangedMail(to: Recipient, loginLink: string): OutboxMai
     ].join('\n'),
   };
 }
+
+/** Tells an existing, active account that it now belongs to another contract. */
+export function addedToContractMail(
+  to: Recipient,
+  contractName: string,
+  loginLink: string,
+): OutboxMail {
+  return {
+    to: to.email,
+    subject: `You have been added to ${contractName} on FileRunner`,
+    text: [
+      loginLink,
+      '',
+      greeting(to),
+      '',
+      `You now have access to ${contractName} on FileRunner. Log in with your existing password to see it.`,
+    ].join('\n'),
+  };
+}

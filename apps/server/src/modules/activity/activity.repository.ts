@@ -1,0 +1,130 @@
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { limits, type ActivityPackage, type ActivityPage } from '@filerunner/protocol';
+import type { Database } from '../../db/client';
+import { contracts, packageRecipients, packages, users } from '../../db/schema';
+
+type ContractRef = Pick<typeof contracts.$inferSelect, 'id' | 'slug' | 'name'>;
+
+/** LIKE wildcards in a search are meant literally. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+async function present(
+  db: Database,
+  contract: ContractRef,
+  where: SQL,
+  page?: number,
+): Promise<ActivityPackage[]> {
+  let query = db
+    .select({
+      pkg: packages,
+      sender: { firstName: users.firstName, lastName: users.lastName, email: users.email },
+    })
+    .from(packages)
+    .leftJoin(users, eq(users.id, packages.senderId))
+    .where(where)
+    .orderBy(desc(packages.sentAt), desc(packages.id))
+    .$dynamic();
+  if (page !== undefined)
+    query = query.limit(limits.activityPageSize).offset((page - 1) * limits.activityPageSize);
+  const rows = await query;
+  if (rows.length === 0) return [];
+  const recipients = await db
+    .select({
+      packageId: packageRecipients.packageId,
+      email: packageRecipients.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      downloaded: packageRecipients.downloaded,
+      removed: packageRecipients.removed,
+    })
+    .from(packageRecipients)
+    .leftJoin(users, eq(users.id, packageRecipients.userId))
+    .where(
+      inArray(
+        packageRecipients.packageId,
+        rows.map((r) => r.pkg.id),
+      ),
+    )
+    .orderBy(asc(packageRecipients.id));
+  const now = Date.now();
+  return rows.map(({ pkg, sender }) => ({
+    id: pkg.id,
+    slug: pkg.slug,
+    name: pkg.name,
+    sender: sender
+      ? {
+          name: `${sender.firstName} ${sender.lastName}`.trim() || sender.email,
+          email: sender.email,
+        }
+      : null,
+    contract: { id: contract.id, slug: contract.slug, name: contract.name },
+    date_sent: pkg.sentAt.toISOString(),
+    valid_date: pkg.validFrom.toISOString(),
+    expires_date: pkg.expiresAt.toISOString(),
+    expired: pkg.expiresAt.getTime() <= now,
+    bytes: pkg.bytes,
+    num_files: pkg.numFiles,
+    status: pkg.status,
+    recipients: recipients
+      .filter((r) => r.packageId === pkg.id)
+      .map((r) => ({
+        email: r.email,
+        name: `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() || r.email,
+        downloaded: r.downloaded,
+        removed: r.removed,
+      })),
+  }));
+}
+
+/** One page of a contract's packages, newest first, matching the text in name, sender or recipients. */
+export async function activityPage(
+  db: Database,
+  contract: ContractRef,
+  text: string,
+  page: number,
+): Promise<ActivityPage> {
+  const conditions: SQL[] = [eq(packages.contractId, contract.id)];
+  const trimmed = text.trim();
+  if (trimmed) {
+    const pattern = likePattern(trimmed);
+    const recipientMatch = db
+      .select({ id: packageRecipients.packageId })
+      .from(packageRecipients)
+      .where(ilike(packageRecipients.email, pattern));
+    conditions.push(
+      or(
+        ilike(packages.name, pattern),
+        ilike(users.email, pattern),
+        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+        inArray(packages.id, recipientMatch),
+      )!,
+    );
+  }
+  const where = and(...conditions)!;
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(packages)
+    .leftJoin(users, eq(users.id, packages.senderId))
+    .where(where);
+  const total = count?.n ?? 0;
+  return {
+    packages: await present(db, contract, where, page),
+    page,
+    total,
+    has_more: page * limits.activityPageSize < total,
+  };
+}
+
+/** Every package sent in [from, to), for reports. */
+export async function packagesSentBetween(
+  db: Database,
+  contract: ContractRef,
+  from: Date,
+  to: Date,
+) {
+  return present(
+    db,
+    contract,
+    and(eq(packages.contractId, contract.id), gte(packages.sentAt, from), lt(packages.sentAt, to))!,
+  );
+}

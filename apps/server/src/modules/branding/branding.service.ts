@@ -1,0 +1,110 @@
+import { eq, inArray } from 'drizzle-orm';
+import sharp from 'sharp';
+import {
+  adminMessages,
+  aliasOf,
+  brandingColours,
+  limits,
+  type Branding,
+  type brandingRequest,
+} from '@filerunner/protocol';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { Database } from '../../db/client';
+import { brandings } from '../../db/schema';
+import { ApiError } from '../../http/errors';
+import type { ContractRow } from '../contracts/contracts.policy';
+
+type BrandingRow = typeof brandings.$inferSelect;
+
+/** Default colours cycle through the palette so neighbouring contracts look different. */
+export const defaultColour = (contractId: number) =>
+  brandingColours[contractId % brandingColours.length]!;
+
+function present(row: BrandingRow, contract: Pick<ContractRow, 'slug'>): Branding {
+  return {
+    name: row.name,
+    slug: contract.slug,
+    alias: row.alias,
+    colour: row.colour,
+    logo: row.logo ? `data:image/jpeg;base64,${row.logo.toString('base64')}` : null,
+  };
+}
+
+export async function brandingsOf(
+  db: Database,
+  contractList: Pick<ContractRow, 'id' | 'slug'>[],
+): Promise<Branding[]> {
+  if (contractList.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(brandings)
+    .where(
+      inArray(
+        brandings.contractId,
+        contractList.map((c) => c.id),
+      ),
+    );
+  return rows.map((row) =>
+    present(
+      row,
+      contractList.find((c) => c.id === row.contractId)!,
+    ),
+  );
+}
+
+export async function brandingOf(db: Database, contract: ContractRow): Promise<Branding | null> {
+  const [row] = await db.select().from(brandings).where(eq(brandings.contractId, contract.id));
+  return row ? present(row, contract) : null;
+}
+
+/**
+ * A logo upload as a 160 px square JPEG. Anything sharp cannot read as an image, or that is over
+ * 5 MB, is refused with the spec's message.
+ */
+export async function logoJpeg(base64: string): Promise<Buffer> {
+  const data = Buffer.from(base64.replace(/^data:[^;,]*;base64,/, ''), 'base64');
+  if (data.length === 0 || data.length > limits.logoMaxBytes)
+    throw ApiError.fields({ logo: [adminMessages.logoRejected] });
+  try {
+    return await sharp(data, { limitInputPixels: 50_000_000 })
+      .rotate()
+      .resize(limits.logoSizePx, limits.logoSizePx, { fit: 'cover' })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  } catch {
+    throw ApiError.fields({ logo: [adminMessages.logoRejected] });
+  }
+}
+
+export async function updateBranding(
+  ctx: AppContext,
+  contract: ContractRow,
+  input: z.infer<typeof brandingRequest>,
+): Promise<Branding> {
+  const [current] = await ctx.db
+    .select()
+    .from(brandings)
+    .where(eq(brandings.contractId, contract.id));
+  const name = input.name ?? current?.name ?? contract.name.slice(0, limits.brandingNameMax);
+  const next = {
+    contractId: contract.id,
+    name,
+    alias: input.alias ?? current?.alias ?? aliasOf(name),
+    colour: input.colour ?? current?.colour ?? defaultColour(contract.id),
+    logo:
+      input.logo === undefined
+        ? (current?.logo ?? null)
+        : input.logo === null
+          ? null
+          : await logoJpeg(input.logo),
+    updatedAt: new Date(),
+  };
+  const [row] = await ctx.db
+    .insert(brandings)
+    .values(next)
+    .onConflictDoUpdate({ target: brandings.contractId, set: next })
+    .returning();
+  return present(row!, contract);
+}

@@ -1,0 +1,214 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import {
+  adminMessages,
+  messages,
+  normalizeMobile,
+  type ContractUser,
+  type externalUsersRequest,
+  type newContractUserRequest,
+  type permissionUpdateRequest,
+} from '@filerunner/protocol';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { Database } from '../../db/client';
+import { groupMembers, groups, memberships, users } from '../../db/schema';
+import { ApiError } from '../../http/errors';
+import { addedToContractMail } from '../../notify/account-mails';
+import { findUserByEmail, updateUser } from '../accounts/accounts.repository';
+import { inviteUser } from '../accounts/accounts.service';
+import type { ContractRow } from './contracts.policy';
+
+/** Every member of a contract with permissions and groups, for the Users screen. */
+export async function listContractUsers(db: Database, contractId: number): Promise<ContractUser[]> {
+  const rows = await db
+    .select({ user: users, membership: memberships })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.contractId, contractId))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email));
+  const groupRows = await db
+    .select({ userId: groupMembers.userId, id: groups.id, name: groups.name })
+    .from(groupMembers)
+    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
+    .where(eq(groups.contractId, contractId))
+    .orderBy(asc(groups.name));
+  return rows.map(({ user, membership }) => ({
+    id: user.id,
+    email: user.email,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    name: `${user.firstName} ${user.lastName}`.trim() || user.email,
+    mobile: user.mobile,
+    admin: membership.admin,
+    send: membership.send,
+    enabled: membership.enabled,
+    master_group: membership.masterGroup,
+    external: membership.external,
+    activated: user.activatedAt !== null,
+    groups: groupRows.filter((g) => g.userId === user.id).map(({ id, name }) => ({ id, name })),
+    created_date: membership.createdAt.toISOString(),
+  }));
+}
+
+async function assertGroupsOfContract(db: Database, contractId: number, groupIds: number[]) {
+  if (groupIds.length === 0) return;
+  const found = await db
+    .select({ id: groups.id })
+    .from(groups)
+    .where(and(eq(groups.contractId, contractId), inArray(groups.id, groupIds)));
+  if (found.length !== new Set(groupIds).size)
+    throw ApiError.fields({ groups: [adminMessages.unknownGroup] });
+}
+
+async function membershipOf(db: Database, contractId: number, userId: number) {
+  const [row] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.contractId, contractId), eq(memberships.userId, userId)));
+  return row;
+}
+
+/**
+ * Adds a person to a contract: a new address gets an account and an activation mail; an existing
+ * account just gains the membership (and is told by mail when it is already active).
+ */
+export async function addContractUser(
+  ctx: AppContext,
+  contract: ContractRow,
+  input: z.infer<typeof newContractUserRequest>,
+): Promise<ContractUser> {
+  const mobile = input.mobile ? normalizeMobile(input.mobile) : null;
+  if (input.mobile && !mobile) throw ApiError.fields({ mobile: [messages.profile.invalidMobile] });
+  await assertGroupsOfContract(ctx.db, contract.id, input.groups);
+  const userId = await ctx.db.transaction(async (tx) => {
+    const txCtx = { ...ctx, db: tx };
+    const existing = await findUserByEmail(tx, input.email);
+    if (existing && (await membershipOf(tx, contract.id, existing.id))) {
+      throw ApiError.fields({ email: [adminMessages.userExists] });
+    }
+    const user = await inviteUser(txCtx, {
+      email: input.email,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      mobile,
+      contractName: contract.name,
+    });
+    if (existing?.activatedAt) {
+      await ctx.mailbox.queue(
+        tx,
+        addedToContractMail(existing, contract.name, `${ctx.config.publicUrl}/login`),
+      );
+    }
+    await tx.insert(memberships).values({
+      contractId: contract.id,
+      userId: user.id,
+      admin: input.project_admin,
+      send: input.send || input.project_admin,
+      masterGroup: input.add_to_master_group,
+    });
+    if (input.groups.length) {
+      await tx
+        .insert(groupMembers)
+        .values([...new Set(input.groups)].map((groupId) => ({ groupId, userId: user.id })));
+    }
+    return user.id;
+  });
+  return (await listContractUsers(ctx.db, contract.id)).find((u) => u.id === userId)!;
+}
+
+/**
+ * External users are partners reached by email and mobile: they receive packages through a link
+ * and a PIN, so they get no activation mail and no send permission.
+ */
+export async function addExternalUsers(
+  ctx: AppContext,
+  contract: ContractRow,
+  list: z.infer<typeof externalUsersRequest>,
+): Promise<ContractUser[]> {
+  const problems: string[] = [];
+  const entries = list.map((entry) => {
+    const mobile = entry.mobile ? normalizeMobile(entry.mobile) : null;
+    if (entry.mobile && !mobile) problems.push(`${entry.email}: ${messages.profile.invalidMobile}`);
+    return { email: entry.email, mobile };
+  });
+  if (problems.length) throw new ApiError(400, 'validation', { detail: problems });
+  const added = await ctx.db.transaction(async (tx) => {
+    const ids: number[] = [];
+    for (const entry of entries) {
+      let user = await findUserByEmail(tx, entry.email);
+      if (user && (await membershipOf(tx, contract.id, user.id))) {
+        throw new ApiError(400, 'validation', {
+          detail: [`${entry.email}: ${adminMessages.userExists}`],
+        });
+      }
+      user ??= (
+        await tx.insert(users).values({ email: entry.email, mobile: entry.mobile }).returning()
+      )[0]!;
+      if (entry.mobile && !user.mobile) await updateUser(tx, user.id, { mobile: entry.mobile });
+      await tx
+        .insert(memberships)
+        .values({ contractId: contract.id, userId: user.id, external: true });
+      ids.push(user.id);
+    }
+    return ids;
+  });
+  return (await listContractUsers(ctx.db, contract.id)).filter((u) => added.includes(u.id));
+}
+
+export async function updatePermissions(
+  ctx: AppContext,
+  contract: ContractRow,
+  actingUserId: number,
+  userId: number,
+  input: z.infer<typeof permissionUpdateRequest>,
+): Promise<ContractUser> {
+  if (!(await membershipOf(ctx.db, contract.id, userId))) throw ApiError.notFound();
+  // An admin who removed their own admin right (or disabled themselves) would lock the contract.
+  if (userId === actingUserId && (!input.admin || !input.enabled)) {
+    throw ApiError.fields({ admin: [adminMessages.cannotDemoteSelf] });
+  }
+  await ctx.db
+    .update(memberships)
+    .set({ send: input.send, admin: input.admin, enabled: input.enabled })
+    .where(and(eq(memberships.contractId, contract.id), eq(memberships.userId, userId)));
+  return (await listContractUsers(ctx.db, contract.id)).find((u) => u.id === userId)!;
+}
+
+export async function updateUserName(
+  ctx: AppContext,
+  contract: ContractRow,
+  userId: number,
+  name: string,
+) {
+  if (!(await membershipOf(ctx.db, contract.id, userId))) throw ApiError.notFound();
+  const [firstName = '', ...rest] = name.trim().split(/\s+/);
+  await updateUser(ctx.db, userId, { firstName, lastName: rest.join(' ') });
+  return (await listContractUsers(ctx.db, contract.id)).find((u) => u.id === userId)!;
+}
+
+/**
+ * Takes a user out of the contract and its groups. The account, and every package they sent or
+ * received, stays as it was.
+ */
+export async function removeContractUser(
+  ctx: AppContext,
+  contract: ContractRow,
+  actingUserId: number,
+  userId: number,
+) {
+  if (userId === actingUserId) throw ApiError.fields({ detail: [adminMessages.cannotRemoveSelf] });
+  await ctx.db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(memberships)
+      .where(and(eq(memberships.contractId, contract.id), eq(memberships.userId, userId)))
+      .returning({ id: memberships.id });
+    if (removed.length === 0) throw ApiError.notFound();
+    const contractGroups = tx
+      .select({ id: groups.id })
+      .from(groups)
+      .where(eq(groups.contractId, contract.id));
+    await tx
+      .delete(groupMembers)
+      .where(and(eq(groupMembers.userId, userId), inArray(groupMembers.groupId, contractGroups)));
+  });
+}
