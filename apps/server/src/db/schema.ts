@@ -16,7 +16,11 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { ContractSettings } from '@filerunner/protocol';
 
-const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
+// PGlite answers bytea as a Uint8Array and pg as a Buffer; callers always get a Buffer.
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 const now = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 /** A person with a login. `passwordHash` stays null until the account is activated. */

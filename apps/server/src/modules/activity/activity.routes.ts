@@ -37,12 +37,10 @@ export async function activityRoutes(app: FastifyInstance, opts: { ctx: AppConte
     const range = reportRange(parse(reportRequest, request.body));
     const job: ReportJob = { contractId: contract.id, userId: principal.user.id, ...range };
     await ctx.jobs.enqueue(ctx.db, REPORT_JOB, { ...job });
-    return reply
-      .code(202)
-      .send({
-        detail: adminMessages.reportQueued,
-        date_from: range.dateFrom,
-        date_to: range.dateTo,
-      });
+    return reply.code(202).send({
+      detail: adminMessages.reportQueued,
+      date_from: range.dateFrom,
+      date_to: range.dateTo,
+    });
   });
 }

@@ -1,0 +1,285 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { adminMessages, messages } from '@filerunner/protocol';
+import {
+  contractFixture,
+  createUser,
+  linkIn,
+  login,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../../../test/harness';
+import { packageRecipients, packages } from '../../db/schema';
+import { addMember } from './contracts.service';
+
+let server: TestServer;
+let fx: Awaited<ReturnType<typeof contractFixture>>;
+beforeAll(async () => {
+  server = await startTestServer();
+  fx = await contractFixture(server);
+});
+afterAll(() => server.close());
+
+const api = (method: 'GET' | 'POST', path: string, payload?: unknown) =>
+  server.app.inject({
+    method,
+    url: `/api/contracts/${fx.contract.slug}/${path}`,
+    headers: fx.admin.headers,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+describe('adding users', () => {
+  it('invites a new address by mail, with permissions and groups', async () => {
+    const group = (await api('POST', 'addgroup/', { name: 'Editors', description: 'cut' })).json();
+    const email = uniqueEmail('New.Person');
+    const added = await api('POST', 'users/', {
+      first_name: 'New',
+      last_name: 'Person',
+      email: email.toUpperCase(),
+      mobile: '14155552671',
+      send: true,
+      add_to_master_group: true,
+      groups: [group.id],
+    });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({
+      email: email.toLowerCase(),
+      name: 'New Person',
+      mobile: '+14155552671',
+      send: true,
+      admin: false,
+      master_group: true,
+      activated: false,
+      groups: [{ id: group.id, name: 'Editors' }],
+    });
+    const mail = await server.waitForMail((m) =>
+      JSON.stringify(m.to).includes(email.toLowerCase()),
+    );
+    expect(linkIn(mail)).toContain('/activate/');
+    expect(mail.subject).toContain(fx.contract.name);
+  });
+
+  it('adds an existing account as a membership and tells them', async () => {
+    const existing = await createUser(server);
+    const added = await api('POST', 'users/', {
+      first_name: 'X',
+      last_name: 'Y',
+      email: existing.email,
+    });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({ id: existing.id, activated: true });
+    await server.waitForMail(
+      (m) => JSON.stringify(m.to).includes(existing.email) && /added to/.test(m.subject ?? ''),
+    );
+    const again = await api('POST', 'users/', {
+      first_name: 'X',
+      last_name: 'Y',
+      email: existing.email,
+    });
+    expect(again.json()).toEqual({ email: [adminMessages.userExists] });
+  });
+
+  it('reports each bad field', async () => {
+    const response = await api('POST', 'users/', {
+      first_name: '',
+      email: 'not-an-email',
+      mobile: '12',
+      groups: [999999],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      first_name: [adminMessages.required],
+      last_name: [adminMessages.required],
+      email: [adminMessages.invalidEmail],
+    });
+    const mobile = await api('POST', 'users/', {
+      first_name: 'A',
+      last_name: 'B',
+      email: uniqueEmail(),
+      mobile: '12',
+    });
+    expect(mobile.json()).toEqual({ mobile: [messages.profile.invalidMobile] });
+    const group = await api('POST', 'users/', {
+      first_name: 'A',
+      last_name: 'B',
+      email: uniqueEmail(),
+      groups: [999999],
+    });
+    expect(group.json()).toEqual({ groups: [adminMessages.unknownGroup] });
+  });
+
+  it('adds external users by email and mobile, without activation mail or send permission', async () => {
+    const a = uniqueEmail('partner');
+    const b = uniqueEmail('partner');
+    const response = await api('POST', 'users/external/', [
+      { email: a, mobile: '+447911123456' },
+      { email: b, mobile: '' },
+    ]);
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toHaveLength(2);
+    expect(response.json()[0]).toMatchObject({ external: true, send: false });
+    const bad = await api('POST', 'users/external/', [{ email: uniqueEmail(), mobile: '12' }]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail[0]).toContain(messages.profile.invalidMobile);
+    await server.outbox.drain();
+    expect(JSON.stringify((await server.mails()).map((m) => m.to))).not.toContain(a);
+  });
+});
+
+describe('editing and removing users', () => {
+  it('changes permissions and the name, but an admin cannot demote themselves', async () => {
+    const id = fx.receiver.user.id;
+    const updated = await api('POST', `permissions/${id}/`, {
+      id,
+      send: true,
+      admin: false,
+      enabled: false,
+    });
+    expect(updated.json()).toMatchObject({ send: true, admin: false, enabled: false });
+    const renamed = await api('POST', `userdetails/${id}/`, { name: 'Rae  Renamed Person' });
+    expect(renamed.json()).toMatchObject({ first_name: 'Rae', last_name: 'Renamed Person' });
+    await api('POST', `permissions/${id}/`, { id, send: false, admin: false, enabled: true });
+
+    const self = fx.admin.user.id;
+    const demote = await api('POST', `permissions/${self}/`, {
+      id: self,
+      send: true,
+      admin: false,
+      enabled: true,
+    });
+    expect(demote.json()).toEqual({ admin: [adminMessages.cannotDemoteSelf] });
+    expect(
+      (
+        await api('POST', `permissions/${fx.outsider.user.id}/`, {
+          send: true,
+          admin: false,
+          enabled: true,
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+
+  it('a disabled member loses the contract at once', async () => {
+    const user = await createUser(server);
+    await addMember(server.ctx, fx.contract.id, user.id, {});
+    const headers = await login(server, user.email);
+    await api('POST', `permissions/${user.id}/`, { send: false, admin: false, enabled: false });
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/contracts/', headers })).json(),
+    ).toEqual([]);
+  });
+
+  it('removing a user keeps the packages they sent and received', async () => {
+    const leaver = await createUser(server);
+    await addMember(server.ctx, fx.contract.id, leaver.id, { send: true });
+    const [pkg] = await server.ctx.db
+      .insert(packages)
+      .values({
+        slug: `keep-${leaver.id}`,
+        contractId: fx.contract.id,
+        senderId: leaver.id,
+        name: 'Kept',
+        validFrom: new Date(),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning();
+    await server.ctx.db
+      .insert(packageRecipients)
+      .values({ packageId: pkg!.id, userId: fx.sender.user.id, email: fx.sender.user.email });
+
+    expect((await api('POST', `removeuser/${leaver.id}/`)).statusCode).toBe(204);
+    const users = (await api('GET', 'permissions/')).json() as { id: number }[];
+    expect(users.map((u) => u.id)).not.toContain(leaver.id);
+    const [kept] = await server.ctx.db.select().from(packages).where(eq(packages.id, pkg!.id));
+    expect(kept).toMatchObject({ name: 'Kept', senderId: leaver.id });
+    const activity = await server.app.inject({
+      method: 'GET',
+      url: `/api/packages/${fx.contract.slug}/activity/?text=Kept`,
+      headers: fx.admin.headers,
+    });
+    expect(activity.json().packages[0]).toMatchObject({
+      name: 'Kept',
+      recipients: [{ email: fx.sender.user.email }],
+    });
+
+    expect((await api('POST', `removeuser/${leaver.id}/`)).statusCode).toBe(404);
+    expect((await api('POST', `removeuser/${fx.admin.user.id}/`)).statusCode).toBe(400);
+  });
+});
+
+describe('groups', () => {
+  it('creates, edits, fills, empties and deletes a group; the master group lists its members', async () => {
+    const created = await api('POST', 'addgroup/', { name: 'Crew', members: [fx.sender.user.id] });
+    expect(created.json()).toMatchObject({ name: 'Crew', members: [{ id: fx.sender.user.id }] });
+    const id = created.json().id;
+    expect((await api('POST', 'addgroup/', { name: ' ' })).json()).toEqual({
+      name: [adminMessages.groupNameRequired],
+    });
+    expect(
+      (await api('POST', 'addgroup/', { name: 'Bad', members: [fx.outsider.user.id] })).json(),
+    ).toEqual({ members: [adminMessages.notAMember] });
+
+    expect(
+      (await api('POST', `editgroup/${id}/`, { name: 'Crew 2', description: 'd' })).json(),
+    ).toMatchObject({ name: 'Crew 2', description: 'd' });
+    const filled = await api('POST', `groups/${id}/`, {
+      group_id: id,
+      members: [fx.receiver.user.id],
+    });
+    expect(
+      filled
+        .json()
+        .members.map((m: { id: number }) => m.id)
+        .sort(),
+    ).toEqual([fx.sender.user.id, fx.receiver.user.id].sort());
+    const emptied = await api('POST', `groups/${id}/remove/`, {
+      members: [fx.sender.user.id, fx.receiver.user.id],
+    });
+    expect(emptied.json().members).toEqual([]);
+
+    const master = await api('POST', 'mastermembers/add/', { master_members: [fx.sender.user.id] });
+    expect(master.json().members.map((m: { id: number }) => m.id)).toContain(fx.sender.user.id);
+    const listed = (await api('GET', 'groups/')).json();
+    expect(listed.master_group.members.map((m: { id: number }) => m.id)).toContain(
+      fx.sender.user.id,
+    );
+    const out = await api('POST', 'mastermembers/', { master_members: [fx.sender.user.id] });
+    expect(out.json().members.map((m: { id: number }) => m.id)).not.toContain(fx.sender.user.id);
+
+    expect((await api('POST', `removegroup/${id}/`)).statusCode).toBe(204);
+    expect((await api('POST', `removegroup/${id}/`)).statusCode).toBe(404);
+    expect((await api('POST', 'editgroup/abc/', { name: 'x' })).statusCode).toBe(404);
+  });
+});
+
+describe('settings', () => {
+  it('stores the security and notification settings, validated per spec', async () => {
+    const saved = await api('POST', 'settings/', {
+      can_add_ad_hoc: true,
+      pin_verification: 'all',
+      notifications: [{ name: 'Ops', email: 'ops@example.com', enabled: true }],
+      can_extend_expiry: true,
+      number_of_upload_workers: 20,
+    });
+    expect(saved.json()).toMatchObject({ detail: adminMessages.settingsUpdated });
+    const [contract] = (
+      await server.app.inject({ method: 'GET', url: '/api/contracts/', headers: fx.admin.headers })
+    ).json();
+    expect(contract.settings).toEqual({
+      can_add_ad_hoc: true,
+      pin_verification: 'all',
+      notifications: [{ name: 'Ops', email: 'ops@example.com', enabled: true }],
+      can_extend_expiry: true,
+      number_of_upload_workers: 20,
+      use_slab_files: false,
+    });
+    const missing = await api('POST', 'settings/', { notifications: [{ name: 'Ops', email: '' }] });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().notifications).toEqual([adminMessages.notificationFields]);
+    expect((await api('POST', 'settings/', { pin_verification: 'sometimes' })).statusCode).toBe(
+      400,
+    );
+    expect((await api('POST', 'settings/', { number_of_upload_workers: 51 })).statusCode).toBe(400);
+  });
+});
