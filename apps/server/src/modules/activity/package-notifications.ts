@@ -1,0 +1,44 @@
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import type { ContractRow } from '../contracts/contracts.policy';
+import { enqueueMail } from '../../jobs/outbox-sender';
+
+export type PackageEvent = 'sent' | 'downloaded' | 'expiring';
+
+const SUBJECTS: Record<PackageEvent, (name: string) => string> = {
+  sent: (name) => `Package sent: ${name}`,
+  downloaded: (name) => `Package downloaded: ${name}`,
+  expiring: (name) => `Package expiring soon: ${name}`,
+};
+
+/**
+ * Mails the people on the contract's notification list (Settings > General) about a package
+ * event. Call it in the transaction of the change, so the mail leaves only if the change commits.
+ * Returns how many mails were queued.
+ */
+export async function notifyContractWatchers(
+  db: Database,
+  config: Config,
+  contract: Pick<ContractRow, 'name' | 'settings'>,
+  event: PackageEvent,
+  pkg: { name: string; senderName: string; detail?: string },
+): Promise<number> {
+  const watchers = contract.settings.notifications.filter((n) => n.enabled);
+  for (const watcher of watchers) {
+    await enqueueMail(db, {
+      to: watcher.email,
+      subject: SUBJECTS[event](pkg.name),
+      text: [
+        `${config.publicUrl}/activity`,
+        '',
+        `Hello ${watcher.name},`,
+        '',
+        `In ${contract.name}, the package "${pkg.name}" sent by ${pkg.senderName} was ${event === 'expiring' ? 'about to expire' : event}.`,
+        ...(pkg.detail ? ['', pkg.detail] : []),
+        '',
+        'You receive this because you are on the notification list of this contract.',
+      ].join('\n'),
+    });
+  }
+  return watchers.length;
+}
