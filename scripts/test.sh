@@ -18,6 +18,5 @@ fi
 echo "== unit and integration tests (database: ${DATABASE_URL:+PostgreSQL}${DATABASE_URL:-PGlite})"
 npx vitest run
 
-echo "== browser tests"
-npm run build --workspace apps/web --silent
+echo "== browser tests (the e2e script builds the web app first)"
 npm run test:e2e --silent

@@ -2,10 +2,10 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import pg from 'pg';
 import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
 import { buildApp, type BuiltApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { createScratchDatabase } from '../src/db/scratch-database';
 import { users } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
 import { addMember } from '../src/modules/contracts/contracts.service';
@@ -20,22 +20,7 @@ export const PASSWORD = 'Correct-Horse7!';
 async function testDatabase(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return { url: undefined, drop: async () => undefined };
-  const name = `fr_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return createScratchDatabase(serverUrl);
 }
 
 export interface TestServer extends BuiltApp {

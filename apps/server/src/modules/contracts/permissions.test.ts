@@ -66,12 +66,12 @@ const ADMIN_CALLS: Call[] = [
   },
   {
     method: 'POST',
-    url: (s, i) => `/api/contracts/${s}/mastermembers/add/`,
+    url: (s) => `/api/contracts/${s}/mastermembers/add/`,
     body: (i: Ids) => ({ master_members: [i.user] }),
   },
   {
     method: 'POST',
-    url: (s, i) => `/api/contracts/${s}/mastermembers/`,
+    url: (s) => `/api/contracts/${s}/mastermembers/`,
     body: (i: Ids) => ({ master_members: [i.user] }),
   },
   { method: 'POST', url: (s) => `/api/contracts/${s}/activity/csv/`, body: { report_period: 7 } },

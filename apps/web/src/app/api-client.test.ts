@@ -1,0 +1,247 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, createApiClient, isRetryable, type ApiClientOptions } from './api-client';
+
+type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+
+function jsonResponse({ status, body, headers = {} }: Reply): Response {
+  const hasBody = body !== undefined && status !== 204;
+  return new Response(hasBody ? JSON.stringify(body) : null, {
+    status,
+    headers: hasBody ? { 'Content-Type': 'application/json', ...headers } : headers,
+  });
+}
+
+/** A fetch that answers with the given replies in order and records what it was asked. */
+function scriptedFetch(...replies: Reply[]) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    calls.push({ url: String(input), init: init ?? {} });
+    const reply = replies.shift();
+    if (!reply) throw new Error('no scripted reply left');
+    return jsonResponse(reply);
+  });
+  return { fetch: fetchMock as unknown as typeof fetch, calls };
+}
+
+function client(overrides: Partial<ApiClientOptions> & Pick<ApiClientOptions, 'fetch'>) {
+  const sleeps: number[] = [];
+  const api = createApiClient({
+    clientVersion: '1.2.3',
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 0.5,
+    ...overrides,
+  });
+  return { api, sleeps };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createApiClient', () => {
+  it('sends the version header, cookies and a JSON body under /api', async () => {
+    const { fetch, calls } = scriptedFetch({ status: 200, body: { ok: true } });
+    const { api } = client({ fetch });
+
+    await expect(api.post('/authenticate/', { email: 'a@b.c' })).resolves.toEqual({ ok: true });
+
+    const [call] = calls;
+    expect(call?.url).toBe('/api/authenticate/');
+    expect(call?.init.credentials).toBe('include');
+    expect(call?.init.method).toBe('POST');
+    expect(call?.init.body).toBe('{"email":"a@b.c"}');
+    const headers = call?.init.headers as Record<string, string>;
+    expect(headers['x-client-version']).toBe('1.2.3');
+    expect(headers['Content-Type']).toBe('application/json');
+  });
+
+  it('sends FormData as is, leaving the multipart boundary to fetch', async () => {
+    const { fetch, calls } = scriptedFetch({ status: 200, body: {} });
+    const { api } = client({ fetch });
+    const form = new FormData();
+    form.set('first_name', 'Ada');
+
+    await api.post('/user/', form);
+
+    expect(calls[0]?.init.body).toBe(form);
+    expect((calls[0]?.init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
+  });
+
+  it('adds query parameters, skipping undefined ones', async () => {
+    const { fetch, calls } = scriptedFetch({ status: 200, body: [] });
+    const { api } = client({ fetch });
+
+    await api.get('/packages/received/', { page: 2, contract_slug: 'demo', clear: undefined });
+
+    expect(calls[0]?.url).toBe('/api/packages/received/?page=2&contract_slug=demo');
+  });
+
+  it('retries 5xx and 429 up to 3 times with exponential backoff plus jitter', async () => {
+    const { fetch, calls } = scriptedFetch(
+      { status: 503 },
+      { status: 429, body: { detail: 'slow down' } },
+      { status: 500 },
+      { status: 200, body: { done: true } },
+    );
+    const { api, sleeps } = client({ fetch, backoffBaseMs: 100 });
+
+    await expect(api.get('/contracts/')).resolves.toEqual({ done: true });
+
+    expect(calls).toHaveLength(4);
+    // base * 2^attempt + random (0.5) * base
+    expect(sleeps).toEqual([150, 250, 450]);
+  });
+
+  it('gives up after 3 retries with a typed error carrying status and body', async () => {
+    const { fetch, calls } = scriptedFetch(
+      { status: 502 },
+      { status: 502 },
+      { status: 502 },
+      { status: 502, body: { detail: 'bad gateway' } },
+    );
+    const { api } = client({ fetch });
+
+    const error = await api.get('/user/').catch((e: unknown) => e);
+
+    expect(calls).toHaveLength(4);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'HTTP_ERROR', status: 502, detail: 'bad gateway' });
+  });
+
+  it('does not retry other 4xx answers and exposes their field errors', async () => {
+    const { fetch, calls } = scriptedFetch({
+      status: 400,
+      body: { first_name: ['First Name is required'], errors: undefined },
+    });
+    const { api } = client({ fetch });
+
+    const error = (await api.post('/user/', {}).catch((e: unknown) => e)) as ApiError;
+
+    expect(calls).toHaveLength(1);
+    expect(error.status).toBe(400);
+    expect(error.fieldErrors).toEqual({ first_name: ['First Name is required'] });
+  });
+
+  it('reads field errors nested under errors, as the token checks answer', () => {
+    const error = new ApiError('HTTP_ERROR', 400, { errors: { token: ['bad token'] } }, 'x');
+    expect(error.fieldErrors).toEqual({ token: ['bad token'] });
+  });
+
+  it('retries 400 on the upload bookkeeping calls only', async () => {
+    const { fetch, calls } = scriptedFetch({ status: 400 }, { status: 200, body: {} });
+    const { api } = client({ fetch });
+
+    await api.post('/packages/demo/abc/updatefiles/', { files: [] });
+
+    expect(calls).toHaveLength(2);
+    expect(isRetryable(400, '/api/packages/c/p/slo/')).toBe(true);
+    expect(isRetryable(400, '/api/packages/c/p/updateslabfile/')).toBe(true);
+    expect(isRetryable(400, '/api/packages/c/slot/')).toBe(false);
+    expect(isRetryable(400, '/api/user/')).toBe(false);
+    expect(isRetryable(404, '/api/packages/c/p/slo/')).toBe(false);
+  });
+
+  it('aborts a call after the timeout with a TIMEOUT error', async () => {
+    vi.useFakeTimers();
+    const fetchMock = vi.fn(
+      (_input: RequestInfo | URL, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted')));
+        }),
+    );
+    const { api } = client({ fetch: fetchMock as unknown as typeof fetch });
+
+    const pending = api.get('/user/').catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(60_000);
+
+    expect(await pending).toMatchObject({ code: 'TIMEOUT', status: 0 });
+  });
+
+  it('sets no timeout on the upload bookkeeping calls', async () => {
+    vi.useFakeTimers();
+    let release: (() => void) | undefined;
+    const fetchMock = vi.fn(
+      (_input: RequestInfo | URL, init?: RequestInit) =>
+        new Promise<Response>((resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted')));
+          release = () => resolve(jsonResponse({ status: 200, body: { ok: 1 } }));
+        }),
+    );
+    const { api } = client({ fetch: fetchMock as unknown as typeof fetch });
+
+    const pending = api.post('/packages/c/p/slo/', {});
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    release?.();
+
+    await expect(pending).resolves.toEqual({ ok: 1 });
+  });
+
+  it("passes the caller's abort through untouched", async () => {
+    const fetchMock = vi.fn(
+      (_input: RequestInfo | URL, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          if (init?.signal?.aborted) reject(new DOMException('aborted', 'AbortError'));
+          init?.signal?.addEventListener('abort', () =>
+            reject(new DOMException('aborted', 'AbortError')),
+          );
+        }),
+    );
+    const { api } = client({ fetch: fetchMock as unknown as typeof fetch });
+    const controller = new AbortController();
+    controller.abort();
+
+    await expect(api.request('/user/', { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+
+  it('turns a failed fetch into a NETWORK_ERROR without retrying', async () => {
+    const fetchMock = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const { api } = client({ fetch: fetchMock as unknown as typeof fetch });
+
+    await expect(api.get('/user/')).rejects.toMatchObject({ code: 'NETWORK_ERROR', status: 0 });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports the session expiry of every answer, corrected by the server clock', async () => {
+    const expiries: number[] = [];
+    const { fetch } = scriptedFetch(
+      {
+        status: 200,
+        body: {},
+        headers: {
+          Date: 'Wed, 01 Jan 2025 10:00:00 GMT',
+          Expires: 'Wed, 01 Jan 2025 12:00:00 GMT',
+        },
+      },
+      {
+        status: 401,
+        body: { detail: 'no' },
+        headers: { Expires: 'Wed, 01 Jan 2025 12:00:00 GMT' },
+      },
+      { status: 200, body: {} },
+    );
+    const { api } = client({
+      fetch,
+      now: () => 1_000_000,
+      onSessionExpires: (at) => expiries.push(at),
+    });
+
+    await api.get('/user/');
+    await api.get('/user/').catch(() => undefined);
+    await api.get('/contracts/');
+
+    expect(expiries).toEqual([1_000_000 + 2 * 3600_000, Date.parse('2025-01-01T12:00:00Z')]);
+  });
+
+  it('returns undefined for 204 answers', async () => {
+    const { fetch } = scriptedFetch({ status: 204 });
+    const { api } = client({ fetch });
+
+    await expect(api.post('/logout/')).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,191 @@
+import { CLIENT_VERSION_HEADER, limits, type FieldErrors } from '@filerunner/protocol';
+
+/** Why a call failed: the server answered with an error status, took too long, or never answered. */
+export type ApiErrorCode = 'HTTP_ERROR' | 'TIMEOUT' | 'NETWORK_ERROR';
+
+/** A failed API call. `status` is 0 when there was no HTTP answer; `body` is the parsed answer. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly code: ApiErrorCode,
+    readonly status: number,
+    readonly body: unknown,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The `detail` string of a `{"detail": ...}` answer, if there is one. */
+  get detail(): string | undefined {
+    const detail = isRecord(this.body) ? this.body.detail : undefined;
+    return typeof detail === 'string' ? detail : undefined;
+  }
+
+  /** The `{"field": ["message"]}` part of the answer (also when nested under `errors`). */
+  get fieldErrors(): FieldErrors {
+    const source = isRecord(this.body) && isRecord(this.body.errors) ? this.body.errors : this.body;
+    const errors: FieldErrors = {};
+    if (!isRecord(source)) return errors;
+    for (const [field, value] of Object.entries(source)) {
+      if (Array.isArray(value)) errors[field] = value.filter((m) => typeof m === 'string');
+      else if (typeof value === 'string' && field !== 'detail') errors[field] = [value];
+    }
+    return errors;
+  }
+}
+
+export interface ApiClientOptions {
+  /** Sent as `X-Client-Version` on every call; the server refuses mutating calls without it. */
+  clientVersion: string;
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  retries?: number;
+  /** First backoff delay; each retry doubles it and adds up to one base of random jitter. */
+  backoffBaseMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+  /** Called with the session expiry (epoch ms, on this machine's clock) of every answer that has one. */
+  onSessionExpires?: (expiresAtMs: number) => void;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A plain value is sent as JSON; FormData as multipart. */
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  request<T>(path: string, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, query?: RequestOptions['query']): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+}
+
+// The upload bookkeeping calls report objects already in storage: a 400 there is usually the
+// storage listing lagging behind, so they are retried, and they may run long, so they never time out.
+const uploadBookkeepingPath = /\/(updatefiles|updateslabfile|slo)\/?(\?|$)/;
+
+/** Whether an answer with this status is worth another attempt (spec: 5xx, 429, some 400s). */
+export function isRetryable(status: number, url: string): boolean {
+  if (status >= 500 || status === 429) return true;
+  return status === 400 && uploadBookkeepingPath.test(url);
+}
+
+/** The FileRunner API over fetch: version header, cookies, timeout, retries, session expiry. */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const {
+    clientVersion,
+    baseUrl = '/api',
+    timeoutMs = limits.apiTimeoutMs,
+    retries = limits.apiRetries,
+    backoffBaseMs = 500,
+    sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    random = Math.random,
+    now = Date.now,
+    onSessionExpires,
+  } = options;
+  const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+
+  function reportExpiry(headers: Headers): void {
+    const expires = Date.parse(headers.get('Expires') ?? '');
+    if (!onSessionExpires || Number.isNaN(expires)) return;
+    // Measured against the server's own Date header so a skewed local clock does not end the
+    // session early or late.
+    const serverNow = Date.parse(headers.get('Date') ?? '');
+    onSessionExpires(Number.isNaN(serverNow) ? expires : now() + (expires - serverNow));
+  }
+
+  async function attempt(url: string, init: RequestInit, timed: boolean, signal?: AbortSignal) {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort);
+    let timedOut = false;
+    const timer = timed
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs)
+      : undefined;
+    try {
+      const response = await fetchImpl(url, { ...init, signal: controller.signal });
+      const body = await readBody(response);
+      return { response, body };
+    } catch (error) {
+      if (timedOut) throw new ApiError('TIMEOUT', 0, undefined, `Request timed out: ${url}`);
+      if (signal?.aborted) throw error;
+      throw new ApiError('NETWORK_ERROR', 0, undefined, `Network error: ${url}`);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async function request<T>(path: string, requestOptions: RequestOptions = {}): Promise<T> {
+    const { method = 'GET', body, query, signal } = requestOptions;
+    const url = buildUrl(baseUrl, path, query);
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      [CLIENT_VERSION_HEADER]: clientVersion,
+    };
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const init: RequestInit = { method, headers, body: payload, credentials: 'include' };
+    const timed = !uploadBookkeepingPath.test(url);
+
+    for (let attemptNo = 0; ; attemptNo++) {
+      const { response, body: answer } = await attempt(url, init, timed, signal);
+      reportExpiry(response.headers);
+      if (response.ok) return answer as T;
+      if (attemptNo < retries && isRetryable(response.status, url)) {
+        await sleep(backoffBaseMs * 2 ** attemptNo + random() * backoffBaseMs);
+        continue;
+      }
+      throw new ApiError(
+        'HTTP_ERROR',
+        response.status,
+        answer,
+        `${method} ${url}: ${response.status}`,
+      );
+    }
+  }
+
+  return {
+    request,
+    get: (path, query) => request(path, { query }),
+    post: (path, body) => request(path, { method: 'POST', body }),
+  };
+}
+
+function buildUrl(baseUrl: string, path: string, query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${baseUrl}${path}${search ? `?${search}` : ''}`;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  if (!(response.headers.get('Content-Type') ?? '').includes('json')) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

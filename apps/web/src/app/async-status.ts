@@ -1,0 +1,2 @@
+/** The life of a request in the store (spec: idle, pending, fulfilled, rejected). */
+export type AsyncStatus = 'idle' | 'pending' | 'fulfilled' | 'rejected';

@@ -1,0 +1,69 @@
+import { combineReducers, configureStore, type UnknownAction } from '@reduxjs/toolkit';
+import type { User } from '@filerunner/protocol';
+import { activityReducer } from '../features/activity/activity-slice';
+import { apiKeysReducer } from '../features/api-keys/api-keys-slice';
+import { authReducer, initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
+import { filesystemReducer } from '../features/filesystem/filesystem-slice';
+import { packagesReducer } from '../features/packages/packages-slice';
+import { projectsReducer } from '../features/projects/projects-slice';
+import { downloadsReducer } from '../features/transfers/downloads-slice';
+import { transfersReducer } from '../features/transfers/transfers-slice';
+import { uploadsReducer } from '../features/transfers/uploads-slice';
+import { userManagementReducer } from '../features/users/user-management-slice';
+import { createApiClient } from './api-client';
+import { readStored, storageKeys, writeStored } from './local-storage';
+import { resetClientState } from './reset';
+
+const areas = combineReducers({
+  auth: authReducer,
+  packages: packagesReducer,
+  projects: projectsReducer,
+  uploads: uploadsReducer,
+  activity: activityReducer,
+  userManagement: userManagementReducer,
+  apiKeys: apiKeysReducer,
+  downloads: downloadsReducer,
+  transfers: transfersReducer,
+  filesystem: filesystemReducer,
+});
+
+export type RootState = ReturnType<typeof areas>;
+
+function rootReducer(state: RootState | undefined, action: UnknownAction): RootState {
+  return areas(resetClientState.match(action) ? undefined : state, action);
+}
+
+function preloadedState(): RootState {
+  const initial = areas(undefined, { type: 'app/init' });
+  return { ...initial, auth: { ...initialAuthState, user: readStored<User>(storageKeys.user) } };
+}
+
+/** The one API client of the app; it feeds every answer's session expiry into the store. */
+export const api = createApiClient({
+  clientVersion: __APP_VERSION__,
+  onSessionExpires: (expiresAt) => store.dispatch(sessionExpiresReceived(expiresAt)),
+});
+
+export const store = configureStore({
+  reducer: rootReducer,
+  // The stored user lets a reload show the right screen at once; it is confirmed by `GET /user/`.
+  preloadedState: preloadedState(),
+  middleware: (getDefault) => getDefault({ thunk: { extraArgument: { api } } }),
+});
+
+export type AppDispatch = typeof store.dispatch;
+
+let persistedUser = store.getState().auth.user;
+let persistedContract = store.getState().projects.selectedSlug;
+store.subscribe(() => {
+  const { auth, projects } = store.getState();
+  if (auth.user !== persistedUser) {
+    persistedUser = auth.user;
+    writeStored(storageKeys.user, auth.user);
+  }
+  // Kept across sign-out on purpose: the next sign-in on this browser returns to the same project.
+  if (projects.selectedSlug !== persistedContract && projects.selectedSlug !== null) {
+    persistedContract = projects.selectedSlug;
+    writeStored(storageKeys.selectedContract, projects.selectedSlug);
+  }
+});

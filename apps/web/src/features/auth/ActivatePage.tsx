@@ -1,0 +1,142 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import { messages, type ActivationTokenCheck } from '@filerunner/protocol';
+import { ApiError } from '../../app/api-client';
+import { useApi } from '../../app/hooks';
+import { AuthLayout } from '../../components/AuthLayout';
+import { PasswordField } from '../../components/PasswordField';
+import { PasswordRequirementsList } from '../../components/PasswordRequirementsList';
+import { PhoneField } from '../../components/PhoneField';
+import { withLeadingPlus } from '../profile/profile-form';
+import { authApi } from './auth-api';
+import { checkPasswordPair, firstErrors } from './password-form';
+import { TokenCheckStatus } from './TokenCheckStatus';
+import { useTokenCheck } from './use-token-check';
+
+type Field = 'name' | 'mobile' | 'password' | 'password_confirm' | 'token' | 'all';
+type Errors = Partial<Record<Field, string>>;
+
+export function ActivatePage() {
+  const { uid, token } = useParams();
+  const check = useTokenCheck(
+    uid,
+    token,
+    authApi.checkActivationToken,
+    messages.activation.invalidToken,
+  );
+
+  return (
+    <AuthLayout title="Activate your account">
+      {check.state === 'VALID' && check.data && uid && token ? (
+        <ActivationForm uid={uid} token={token} invitation={check.data} />
+      ) : (
+        <TokenCheckStatus state={check.state} error={check.error} />
+      )}
+    </AuthLayout>
+  );
+}
+
+function ActivationForm(props: { uid: string; token: string; invitation: ActivationTokenCheck }) {
+  const api = useApi();
+  const navigate = useNavigate();
+  const { invitation } = props;
+  const [name, setName] = useState(
+    [invitation.first_name, invitation.last_name].filter(Boolean).join(' '),
+  );
+  const [mobile, setMobile] = useState(invitation.mobile ?? '');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [saving, setSaving] = useState(false);
+
+  const validate = (): Errors => {
+    const pair = checkPasswordPair(password, confirm, {
+      password: messages.activation.passwordRequired,
+      confirm: messages.activation.confirmationRequired,
+    });
+    const found: Errors = { password: pair.password, password_confirm: pair.confirm };
+    if (!name.trim()) found.name = messages.activation.nameRequired;
+    return Object.fromEntries(Object.entries(found).filter(([, message]) => message));
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const local = validate();
+    setErrors(local);
+    if (Object.keys(local).length > 0) return;
+    setSaving(true);
+    try {
+      await authApi.activate(api, {
+        uid: props.uid,
+        token: props.token,
+        name: name.trim(),
+        mobile: withLeadingPlus(mobile),
+        password,
+        password_confirm: confirm,
+      });
+      navigate('/login?message=ACCOUNT_ACTIVATED', { replace: true });
+    } catch (error) {
+      const fields = error instanceof ApiError ? firstErrors(error.fieldErrors) : {};
+      setErrors(Object.keys(fields).length > 0 ? fields : { all: messages.activation.failed });
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Box component="form" onSubmit={submit} noValidate>
+      {(errors.token || errors.all) && <Alert severity="error">{errors.token ?? errors.all}</Alert>}
+      <TextField
+        label="Email"
+        name="email"
+        value={invitation.email}
+        slotProps={{ htmlInput: { readOnly: true } }}
+        helperText="Your email address cannot be changed here."
+      />
+      <TextField
+        label="Name"
+        name="name"
+        autoComplete="name"
+        required
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={Boolean(errors.name)}
+        helperText={errors.name}
+      />
+      <PhoneField
+        label="Mobile"
+        name="mobile"
+        value={mobile}
+        onChange={setMobile}
+        error={errors.mobile}
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={Boolean(errors.password)}
+        helperText={errors.password}
+      />
+      <PasswordField
+        label="Confirm password"
+        name="password_confirm"
+        autoComplete="new-password"
+        required
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        error={Boolean(errors.password_confirm)}
+        helperText={errors.password_confirm}
+      />
+      <PasswordRequirementsList password={password} />
+      <Button type="submit" variant="contained" fullWidth size="large" disabled={saving}>
+        Save
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,95 @@
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { messages } from '@filerunner/protocol';
+import { ApiError } from '../../app/api-client';
+import { useApi } from '../../app/hooks';
+import { AuthLayout } from '../../components/AuthLayout';
+import { authApi } from './auth-api';
+
+export function ForgotPasswordPage() {
+  const api = useApi();
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    if (!email.trim()) {
+      setEmailError(messages.password.required);
+      return;
+    }
+    setEmailError(null);
+    setSending(true);
+    try {
+      await authApi.forgotPassword(api, email.trim());
+      setSent(true);
+    } catch (error) {
+      const fieldError = error instanceof ApiError ? error.fieldErrors.email?.[0] : undefined;
+      if (fieldError) setEmailError(fieldError);
+      else if (error instanceof ApiError && error.status === 429 && error.detail) {
+        setFailure(error.detail);
+      } else setFailure(messages.forgotPassword.failed);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const backToLogin = (
+    <Box sx={{ mt: 2, textAlign: 'center' }}>
+      <Link component={RouterLink} to="/login">
+        Back to login
+      </Link>
+    </Box>
+  );
+
+  if (sent) {
+    return (
+      <AuthLayout title={messages.forgotPassword.emailSent}>
+        <Typography sx={{ textAlign: 'center' }}>
+          If an account exists for {email.trim()}, it will receive a link to reset the password.
+        </Typography>
+        {backToLogin}
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title="Forgot your password?">
+      {failure && <Alert severity="error">{failure}</Alert>}
+      <Box component="form" onSubmit={submit} noValidate>
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={Boolean(emailError)}
+          helperText={emailError}
+        />
+        <Button
+          type="submit"
+          variant="contained"
+          fullWidth
+          size="large"
+          sx={{ mt: 2 }}
+          disabled={sending}
+        >
+          Send Reset Password Link
+        </Button>
+      </Box>
+      {backToLogin}
+    </AuthLayout>
+  );
+}

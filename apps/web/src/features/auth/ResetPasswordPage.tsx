@@ -1,0 +1,89 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import { messages } from '@filerunner/protocol';
+import { ApiError } from '../../app/api-client';
+import { useApi } from '../../app/hooks';
+import { AuthLayout } from '../../components/AuthLayout';
+import { PasswordField } from '../../components/PasswordField';
+import { PasswordRequirementsList } from '../../components/PasswordRequirementsList';
+import { authApi } from './auth-api';
+import { checkPasswordPair, firstErrors } from './password-form';
+import { TokenCheckStatus } from './TokenCheckStatus';
+import { useTokenCheck } from './use-token-check';
+
+type Errors = Partial<Record<'password' | 'password_confirm' | 'token' | 'all', string>>;
+
+export function ResetPasswordPage() {
+  const { uid, token } = useParams();
+  const api = useApi();
+  const navigate = useNavigate();
+  const check = useTokenCheck(uid, token, authApi.checkResetToken, messages.reset.invalidToken);
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [saving, setSaving] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!uid || !token) return;
+    const local = checkPasswordPair(password, confirm);
+    if (local.password || local.confirm) {
+      setErrors({ password: local.password, password_confirm: local.confirm });
+      return;
+    }
+    setSaving(true);
+    setErrors({});
+    try {
+      await authApi.resetPassword(api, { uid, token, password, password_confirm: confirm });
+      navigate('/login?message=LOGIN_RESET', { replace: true });
+    } catch (error) {
+      const fields = error instanceof ApiError ? firstErrors(error.fieldErrors) : {};
+      setErrors(Object.keys(fields).length > 0 ? fields : { all: messages.forgotPassword.failed });
+      setSaving(false);
+    }
+  };
+
+  return (
+    <AuthLayout title="Reset your password">
+      {check.state !== 'VALID' ? (
+        <TokenCheckStatus
+          state={check.state}
+          error={check.error}
+          retryLink={{ to: '/forgotpassword', label: 'Request another reset link' }}
+        />
+      ) : (
+        <Box component="form" onSubmit={submit} noValidate>
+          {(errors.token || errors.all) && (
+            <Alert severity="error">{errors.token ?? errors.all}</Alert>
+          )}
+          <PasswordField
+            label="New password"
+            name="password"
+            autoComplete="new-password"
+            autoFocus
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={Boolean(errors.password)}
+            helperText={errors.password}
+          />
+          <PasswordField
+            label="Confirm password"
+            name="password_confirm"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            error={Boolean(errors.password_confirm)}
+            helperText={errors.password_confirm}
+          />
+          <PasswordRequirementsList password={password} />
+          <Button type="submit" variant="contained" fullWidth size="large" disabled={saving}>
+            Save
+          </Button>
+        </Box>
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,21 @@
+/** The support and diagnostics pages listed on /debug (spec 001 section 2). */
+export const debugTools = [
+  {
+    path: '/debug/latency',
+    title: 'Latency',
+    description: 'Measure the response time from this browser to each server region.',
+    needsLogin: false,
+  },
+  {
+    path: '/debug/fs-access-check',
+    title: 'File-system access check',
+    description: 'Pick a folder and test which file names this computer can write.',
+    needsLogin: false,
+  },
+  {
+    path: '/debug/download',
+    title: 'Download',
+    description: 'Download a package with detailed progress, rates and an event log.',
+    needsLogin: true,
+  },
+] as const;

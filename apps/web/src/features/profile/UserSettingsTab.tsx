@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import { messages } from '@filerunner/protocol';
+import { useApi, useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useToast } from '../../components/toast-context';
+import { userReceived } from '../auth/auth-slice';
+import { profileApi } from './profile-api';
+
+/** Per-user switches; a save that fails puts the switch back (spec). */
+export function UserSettingsTab() {
+  const api = useApi();
+  const dispatch = useAppDispatch();
+  const toast = useToast();
+  const saved = useAppSelector((s) => s.auth.user?.show_select_storage ?? false);
+  // While a save is in flight the switch shows what the user asked for.
+  const [pending, setPending] = useState<boolean | null>(null);
+
+  const toggle = async (checked: boolean) => {
+    setPending(checked);
+    try {
+      dispatch(userReceived(await profileApi.updateSettings(api, checked)));
+    } catch {
+      toast({ severity: 'error', message: messages.profile.settingsFailed });
+    } finally {
+      setPending(null);
+    }
+  };
+
+  return (
+    <>
+      <FormControlLabel
+        control={
+          <Switch
+            checked={pending ?? saved}
+            disabled={pending !== null}
+            onChange={(_event, checked) => void toggle(checked)}
+            name="show_select_storage"
+          />
+        }
+        label="Show storage location selection"
+      />
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        When on, the Share screen lets you choose where each package is stored.
+      </Typography>
+    </>
+  );
+}

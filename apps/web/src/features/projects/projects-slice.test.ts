@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import type { Contract } from '@filerunner/protocol';
+import { contractSelected, loadContracts, pickContract, projectsReducer } from './projects-slice';
+
+const contract = (slug: string) => ({ slug, name: slug }) as Contract;
+const contracts = [contract('alpha'), contract('beta')];
+
+describe('projects slice', () => {
+  it('picks the remembered project if the user still has it, else the first', () => {
+    expect(pickContract(contracts, 'beta')).toBe('beta');
+    expect(pickContract(contracts, 'gone')).toBe('alpha');
+    expect(pickContract(contracts, null)).toBe('alpha');
+    expect(pickContract([], 'beta')).toBeNull();
+  });
+
+  it('selects on load and switches only to projects the user has', () => {
+    const loaded = projectsReducer(
+      undefined,
+      loadContracts.fulfilled({ contracts, remembered: 'beta' }, 'req'),
+    );
+    expect(loaded.selectedSlug).toBe('beta');
+    expect(projectsReducer(loaded, contractSelected('alpha')).selectedSlug).toBe('alpha');
+    expect(projectsReducer(loaded, contractSelected('nope')).selectedSlug).toBe('beta');
+  });
+});

@@ -1,0 +1,21 @@
+import { useEffect, type ReactNode } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { Splash } from '../../components/Splash';
+import { loadContracts } from '../projects/projects-slice';
+import { ErrorPage } from './ErrorPage';
+import { NoActiveProjectsPage } from './NoActiveProjectsPage';
+
+/** Renders its children once the user's projects are known and there is at least one. */
+export function RequireProjects({ children }: { children: ReactNode }) {
+  const dispatch = useAppDispatch();
+  const { status, contracts } = useAppSelector((s) => s.projects);
+
+  useEffect(() => {
+    if (status === 'idle') void dispatch(loadContracts());
+  }, [dispatch, status]);
+
+  if (status === 'rejected') return <ErrorPage />;
+  if (status !== 'fulfilled') return <Splash />;
+  if (contracts.length === 0) return <NoActiveProjectsPage />;
+  return children;
+}

@@ -1,0 +1,56 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Snackbar from '@mui/material/Snackbar';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { resetClientState } from '../../app/reset';
+import { extendSession } from '../auth/auth-slice';
+import { secondsLeft, sessionWarningText, shouldWarn } from './session-countdown';
+
+/**
+ * Counts down to the session's end (from the answers' Expires header), checked every second:
+ * offers to extend it in the last 1800 s, and once it has ended clears the client state and goes
+ * to the login page after 100 ms (spec).
+ */
+export function SessionCountdown() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const expiresAt = useAppSelector((s) => (s.auth.user ? s.auth.sessionExpires : null));
+  const [now, setNow] = useState(() => Date.now());
+
+  useEffect(() => {
+    if (expiresAt === null) return;
+    const timer = window.setInterval(() => {
+      const current = Date.now();
+      setNow(current);
+      if (secondsLeft(expiresAt, current) === 0) {
+        window.clearInterval(timer);
+        dispatch(resetClientState());
+        window.setTimeout(() => navigate('/login', { replace: true }), 100);
+      }
+    }, 1000);
+    return () => window.clearInterval(timer);
+  }, [expiresAt, dispatch, navigate]);
+
+  const seconds = secondsLeft(expiresAt, now);
+  if (seconds === null || !shouldWarn(seconds)) return null;
+
+  const extend = () => void dispatch(extendSession());
+  return (
+    <Snackbar open anchorOrigin={{ vertical: 'top', horizontal: 'center' }}>
+      <Alert
+        severity="warning"
+        variant="filled"
+        role="button"
+        tabIndex={0}
+        onClick={extend}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' || event.key === ' ') extend();
+        }}
+        sx={{ cursor: 'pointer' }}
+      >
+        {sessionWarningText(seconds)}
+      </Alert>
+    </Snackbar>
+  );
+}

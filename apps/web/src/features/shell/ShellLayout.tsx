@@ -1,0 +1,26 @@
+import { Outlet } from 'react-router';
+import Box from '@mui/material/Box';
+import { useAppSelector } from '../../app/hooks';
+import { ProjectSelector } from './ProjectSelector';
+import { Sidebar } from './Sidebar';
+import { TopBar } from './TopBar';
+import { useCollapsedLayout } from './use-layout';
+
+/** The main shell: project strip (several projects only), sidebar, top bar and the screen. */
+export function ShellLayout() {
+  const collapsed = useCollapsedLayout();
+  const projectCount = useAppSelector((s) => s.projects.contracts.length);
+
+  return (
+    <Box sx={{ display: 'flex', height: '100vh', overflow: 'hidden' }}>
+      {projectCount > 1 && <ProjectSelector collapsed={collapsed} />}
+      <Sidebar collapsed={collapsed} />
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+        <TopBar />
+        <Box component="main" sx={{ flex: 1, overflow: 'auto' }}>
+          <Outlet />
+        </Box>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,43 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useAppSelector } from '../../app/hooks';
+import { ProjectAvatar } from '../../components/ProjectAvatar';
+import { selectSelectedContract } from '../projects/projects-slice';
+
+/**
+ * The bar above the screens. With a single project there is no project strip, so the project's
+ * avatar and name are shown here (spec); with several, the selected project's name.
+ */
+export function TopBar() {
+  const contracts = useAppSelector((s) => s.projects.contracts);
+  const contract = useAppSelector(selectSelectedContract);
+  if (!contract) return null;
+  const single = contracts.length === 1;
+
+  return (
+    <Box
+      component="header"
+      sx={{
+        height: 64,
+        flexShrink: 0,
+        px: 3,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1.5,
+        borderBottom: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+      }}
+    >
+      {single && <ProjectAvatar name={contract.name} index={0} size={32} />}
+      <Typography
+        variant="subtitle1"
+        component="p"
+        sx={{ fontWeight: 600 }}
+        data-testid="current-project"
+      >
+        {contract.name}
+      </Typography>
+    </Box>
+  );
+}

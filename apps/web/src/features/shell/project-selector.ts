@@ -1,0 +1,53 @@
+import type { Contract } from '@filerunner/protocol';
+
+// Spec 001 section 9: the strip reserves 233 px for the rest of the sidebar, counts on at least
+// 300 px, and gives each avatar about 100 px; at least 2 avatars always fit.
+const RESERVED_HEIGHT = 233;
+const MIN_HEIGHT = 300;
+const AVATAR_HEIGHT = 100;
+const MIN_AVATARS = 2;
+/** More other projects than this get a search box in the dropdown. */
+export const SEARCH_THRESHOLD = 4;
+
+/** How many project avatars fit in a window of this height. */
+export function avatarsThatFit(windowHeight: number): number {
+  const available = Math.max(MIN_HEIGHT, windowHeight - RESERVED_HEIGHT);
+  return Math.max(MIN_AVATARS, Math.floor(available / AVATAR_HEIGHT));
+}
+
+/**
+ * Whether the strip shows only the current project and a '+N' button: when the layout is
+ * collapsed, or when not every project fits the window.
+ */
+export function showsOverflowButton(
+  projectCount: number,
+  windowHeight: number,
+  collapsed: boolean,
+): boolean {
+  return collapsed || projectCount > avatarsThatFit(windowHeight);
+}
+
+/** The projects whose name contains the query, ignoring case. */
+export function filterProjects(contracts: Contract[], query: string): Contract[] {
+  const needle = query.trim().toLowerCase();
+  return needle ? contracts.filter((c) => c.name.toLowerCase().includes(needle)) : contracts;
+}
+
+/** Up to three initials of a project name, for its avatar. */
+export function projectInitials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return '?';
+  if (words.length === 1) return (words[0] ?? '').slice(0, 2).toUpperCase();
+  return words
+    .slice(0, 3)
+    .map((w) => w[0])
+    .join('')
+    .toUpperCase();
+}
+
+// Default avatar colours cycle through a palette (spec: custom branding colours).
+const palette = ['#7b1fa2', '#ef6c00', '#f9a825', '#2e7d32', '#00acc1', '#00796b', '#d81b60'];
+
+export function projectColour(index: number): string {
+  return palette[index % palette.length] ?? '#00796b';
+}

@@ -1,0 +1,34 @@
+import type { Browser, Page } from 'playwright-core';
+
+/** A text input by its visible label, as a person finds it. */
+export const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
+
+/** Waits until `text` is on the page (playwright-core has no assertion library of its own). */
+export async function see(page: Page, text: string | RegExp): Promise<void> {
+  await page.getByText(text).first().waitFor({ state: 'visible' });
+}
+
+/** The path and query of the page's address, e.g. '/login?next=%2Fprofile'. */
+export function location(page: Page): string {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+}
+
+/** Logs in through the login page and waits for the screen it leads to. */
+export async function logIn(page: Page, baseUrl: string, email: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  // '/' is only a stop on the way to the inbox.
+  await page.waitForURL((url) => url.pathname !== '/login' && url.pathname !== '/');
+}
+
+/** A fresh browser context (its own cookies and storage) with a page in it. */
+export async function freshPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // Long enough for a cold server answer, short enough that a missing element fails the test
+  // well within the test's own timeout.
+  context.setDefaultTimeout(15_000);
+  return context.newPage();
+}

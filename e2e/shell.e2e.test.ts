@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  assertWebAppBuilt,
+  DEMO_PASSWORD,
+  launchBrowser,
+  prepareSite,
+  startServer,
+  type RunningServer,
+} from './harness';
+import { field, freshPage, location, logIn, see } from './pages';
+
+// The shell around the screens, with the demo contract's admin, sender and receive-only users.
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  assertWebAppBuilt();
+  server = await startServer(await prepareSite());
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signedIn(email: string): Promise<Page> {
+  const page = await freshPage(browser);
+  await logIn(page, server.url, email, DEMO_PASSWORD);
+  return page;
+}
+
+const sidebarLinks = async (page: Page) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
+
+describe('the shell', () => {
+  it('sends a signed-out visitor to log in, and back afterwards', async () => {
+    const page = await freshPage(browser);
+    await page.goto(`${server.url}/profile`);
+    await page.waitForURL('**/login?next=%2Fprofile');
+    expect(location(page)).toBe('/login?next=%2Fprofile');
+
+    await field(page, 'Email').fill('admin@example.com');
+    await field(page, 'Password').fill('wrong-Password1!');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await see(
+      page,
+      'Sorry we could not log you in, please check you are using the correct email and password.',
+    );
+
+    await field(page, 'Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/profile');
+    await see(page, 'My Account');
+  });
+
+  it('shows a receive-only user only what they may use', async () => {
+    const page = await signedIn('recipient@example.com');
+    expect(location(page)).toBe('/inbox');
+    await see(page, "You haven't received any packages yet...");
+    await page.getByRole('link', { name: 'Inbox', exact: true }).waitFor();
+    const links = await sidebarLinks(page);
+    for (const hidden of ['Share', 'Activity', 'Users', 'Settings']) {
+      expect(links).not.toContain(hidden);
+    }
+
+    for (const path of ['/users', '/activity', '/settings', '/share', '/branding/users']) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForURL((url) => url.pathname.endsWith('/inbox'));
+      expect(location(page)).toBe(path.startsWith('/branding') ? '/branding/inbox' : '/inbox');
+    }
+  });
+
+  it('gives the project admin every screen, also under /branding', async () => {
+    const page = await signedIn('admin@example.com');
+    await page.getByRole('link', { name: 'Settings', exact: true }).waitFor();
+    expect(await sidebarLinks(page)).toEqual(
+      expect.arrayContaining(['Share', 'Inbox', 'Sent', 'Activity', 'Users', 'Settings']),
+    );
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.waitForURL('**/users');
+    await see(page, 'User and group management is not available yet');
+
+    await page.goto(`${server.url}/branding`);
+    await page.waitForURL('**/branding/inbox');
+    await page.getByRole('link', { name: 'Sent', exact: true }).click();
+    await page.waitForURL('**/branding/sent');
+    await see(page, "You haven't sent any packages yet...");
+  });
+
+  it('lets a sender share but not administer', async () => {
+    const page = await signedIn('sender@example.com');
+    await page.getByRole('link', { name: 'Share', exact: true }).click();
+    await page.waitForURL('**/share');
+    expect(await sidebarLinks(page)).not.toContain('Users');
+  });
+
+  it('lists the permissions of each project on the profile', async () => {
+    const page = await signedIn('sender@example.com');
+    await page.goto(`${server.url}/profile/permissions`);
+    const row = page.getByRole('row').filter({ hasText: 'Demo Contract' });
+    await row.getByText('Send & Receive').waitFor();
+  });
+
+  it('asks before logging out, then forgets the session', async () => {
+    const page = await signedIn('sender@example.com');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('dialog').getByText('Are you sure you want to log out?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL('**/login');
+
+    await page.goto(`${server.url}/sent`);
+    await page.waitForURL('**/login?next=%2Fsent');
+  });
+
+  it('warns before the session ends, extends it on click, and logs out when it ends', async () => {
+    const page = await freshPage(browser);
+    // The page's clock is under the test's control; the server keeps real time.
+    await page.clock.install();
+    await logIn(page, server.url, 'sender@example.com', DEMO_PASSWORD);
+    const warning = page.getByRole('button', { name: /You will be logged out in \d+ seconds/ });
+    expect(await warning.count()).toBe(0);
+
+    // Sessions last 8 hours by default: jump to 10 minutes before the end.
+    await page.clock.fastForward('07:50:00');
+    await warning.waitFor();
+    const text = (await warning.textContent()) ?? '';
+    const seconds = Number(/in (\d+) seconds/.exec(text)?.[1]);
+    expect(seconds).toBeGreaterThan(500);
+    expect(seconds).toBeLessThanOrEqual(600);
+    expect(text).toContain('click to extend your session.');
+
+    const extended = page.waitForResponse('**/api/session/extend/');
+    await warning.click();
+    expect((await extended).status()).toBe(204);
+    await warning.waitFor({ state: 'detached' });
+
+    await page.clock.fastForward('08:00:05');
+    await page.waitForURL('**/login');
+    expect(location(page)).toBe('/login');
+  });
+
+  it('shows a banner while offline', async () => {
+    const page = await signedIn('sender@example.com');
+    await page.context().setOffline(true);
+    await see(page, 'You are currently offline');
+    await page.context().setOffline(false);
+    await page.getByText('You are currently offline').waitFor({ state: 'detached' });
+  });
+
+  it('has a not-found page and an error page', async () => {
+    const page = await freshPage(browser);
+    await page.goto(`${server.url}/no/such/page`);
+    await see(page, "Sorry! We couldn't find that page");
+    await page.goto(`${server.url}/error`);
+    await see(page, "Sorry! This page isn't working");
+    await page.getByRole('link', { name: 'Launch Help Center' }).waitFor();
+  });
+
+  it('collapses the sidebar to icons below 1280 px', async () => {
+    const page = await signedIn('admin@example.com');
+    await page.setViewportSize({ width: 1200, height: 800 });
+    const inbox = page.getByRole('link', { name: 'Inbox', exact: true });
+    await inbox.waitFor();
+    expect((await inbox.innerText()).trim()).toBe('');
+    await page.setViewportSize({ width: 1400, height: 800 });
+    await page.getByRole('navigation', { name: 'Main' }).getByText('Inbox').waitFor();
+  });
+});
