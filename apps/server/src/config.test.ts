@@ -14,6 +14,10 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('derives the public URL from the port when none is given', () => {
+    expect(loadConfig({ PORT: '9090' }).publicUrl).toBe('http://localhost:9090');
+  });
+
   it('names the bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
