@@ -177,6 +177,7 @@ export interface CapturedMail {
   text: string;
   /** Every http(s) address in the text. */
   links: string[];
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 }
 
 /** The mails the server captured in DATA_DIR/mail, oldest first. */
@@ -222,7 +223,27 @@ export async function parseMail(file: string, raw: Buffer): Promise<CapturedMail
     subject: mail.subject ?? '',
     text,
     links: [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]),
+    attachments: mail.attachments.map((a) => ({
+      filename: a.filename ?? '',
+      contentType: a.contentType,
+      content: a.content,
+    })),
   };
+}
+
+/** Waits for a captured mail, among those after the first `since`, that `matches` accepts. */
+export async function waitForMail(
+  site: Site,
+  matches: (mail: CapturedMail) => boolean,
+  since = 0,
+): Promise<CapturedMail> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const mail = (await readMails(site)).slice(since).find(matches);
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error('no captured mail matched');
+    await delay(200);
+  }
 }
 
 function collect(child: ChildProcess): () => string {

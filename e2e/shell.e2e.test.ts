@@ -80,7 +80,7 @@ describe('the shell', () => {
     );
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.waitForURL('**/users');
-    await see(page, 'User and group management is not available yet');
+    await page.getByRole('tab', { name: 'User List' }).waitFor();
 
     await page.goto(`${server.url}/branding`);
     await page.waitForURL('**/branding/inbox');

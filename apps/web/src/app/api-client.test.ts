@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, createApiClient, isRetryable, type ApiClientOptions } from './api-client';
+import {
+  ApiError,
+  createApiClient,
+  firstErrorMessage,
+  isRetryable,
+  type ApiClientOptions,
+} from './api-client';
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 
@@ -122,6 +128,24 @@ describe('createApiClient', () => {
     expect(calls).toHaveLength(1);
     expect(error.status).toBe(400);
     expect(error.fieldErrors).toEqual({ first_name: ['First Name is required'] });
+  });
+
+  it('reads detail as a list of messages, whether it is one string or several', () => {
+    expect(new ApiError('HTTP_ERROR', 400, { detail: ['a: bad', 'b: bad'] }, 'x').details).toEqual([
+      'a: bad',
+      'b: bad',
+    ]);
+    expect(new ApiError('HTTP_ERROR', 403, { detail: 'no' }, 'x').details).toEqual(['no']);
+    expect(new ApiError('HTTP_ERROR', 500, undefined, 'x').details).toEqual([]);
+  });
+
+  it('picks the message to show: detail first, then a field message, else the fallback', () => {
+    const error = (status: number, body: unknown) => new ApiError('HTTP_ERROR', status, body, 'x');
+    expect(firstErrorMessage(error(400, { detail: ['a: bad'] }), 'fallback')).toBe('a: bad');
+    expect(firstErrorMessage(error(400, { admin: ['no'] }), 'fallback')).toBe('no');
+    expect(firstErrorMessage(error(400, {}), 'fallback')).toBe('fallback');
+    expect(firstErrorMessage(error(500, { detail: 'boom' }), 'fallback')).toBe('fallback');
+    expect(firstErrorMessage(new TypeError('x'), 'fallback')).toBe('fallback');
   });
 
   it('reads field errors nested under errors, as the token checks answer', () => {

@@ -22,6 +22,16 @@ export class ApiError extends Error {
     return typeof detail === 'string' ? detail : undefined;
   }
 
+  /**
+   * Every message of the answer's `detail`, whether it is one string or a list (the external-users
+   * and remove-user calls answer `{"detail": ["message", ...]}`).
+   */
+  get details(): string[] {
+    const detail = isRecord(this.body) ? this.body.detail : undefined;
+    if (typeof detail === 'string') return [detail];
+    return Array.isArray(detail) ? detail.filter((m): m is string => typeof m === 'string') : [];
+  }
+
   /** The `{"field": ["message"]}` part of the answer (also when nested under `errors`). */
   get fieldErrors(): FieldErrors {
     const source = isRecord(this.body) && isRecord(this.body.errors) ? this.body.errors : this.body;
@@ -33,6 +43,15 @@ export class ApiError extends Error {
     }
     return errors;
   }
+}
+
+/**
+ * What to tell the person about a failed call: the server's first `detail` message, else its
+ * first field message, else `fallback` (also for server faults and calls that got no answer).
+ */
+export function firstErrorMessage(error: unknown, fallback: string): string {
+  if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500) return fallback;
+  return error.details[0] ?? Object.values(error.fieldErrors).flat()[0] ?? fallback;
 }
 
 export interface ApiClientOptions {

@@ -2,6 +2,7 @@ import { combineReducers, configureStore, type UnknownAction } from '@reduxjs/to
 import type { User } from '@filerunner/protocol';
 import { activityReducer } from '../features/activity/activity-slice';
 import { apiKeysReducer } from '../features/api-keys/api-keys-slice';
+import { brandingReducer } from '../features/branding/branding-slice';
 import { authReducer, initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
 import { filesystemReducer } from '../features/filesystem/filesystem-slice';
 import { packagesReducer } from '../features/packages/packages-slice';
@@ -18,6 +19,7 @@ const areas = combineReducers({
   auth: authReducer,
   packages: packagesReducer,
   projects: projectsReducer,
+  branding: brandingReducer,
   uploads: uploadsReducer,
   activity: activityReducer,
   userManagement: userManagementReducer,

@@ -1,29 +1,37 @@
 import Avatar from '@mui/material/Avatar';
-import { projectColour, projectInitials } from '../features/shell/project-selector';
+import type { Branding } from '@filerunner/protocol';
+import { avatarLook } from '../features/branding/branding';
 
-/** A project's initials on its palette colour; `index` is its place in the user's project list. */
+/**
+ * A project's avatar: its branding's logo, or its alias (else initials) on its colour (else the
+ * palette colour of `index`, its place in the user's project list).
+ */
 export function ProjectAvatar(props: {
   name: string;
   index: number;
+  branding?: Branding | null;
   size?: number;
   selected?: boolean;
 }) {
   const size = props.size ?? 40;
+  const look = avatarLook(props.name, props.index, props.branding);
   return (
     <Avatar
       variant="rounded"
+      src={look.logo ?? undefined}
+      alt={look.logo ? `${props.branding?.name || props.name} logo` : undefined}
       sx={{
         width: size,
         height: size,
         fontSize: size * 0.4,
         fontWeight: 700,
-        bgcolor: projectColour(props.index),
+        bgcolor: look.logo ? 'common.white' : look.colour,
         outline: props.selected ? '3px solid' : 'none',
         outlineColor: 'common.white',
         outlineOffset: 2,
       }}
     >
-      {projectInitials(props.name)}
+      {look.text}
     </Avatar>
   );
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Contract } from '@filerunner/protocol';
-import { contractSelected, loadContracts, pickContract, projectsReducer } from './projects-slice';
+import {
+  contractSelected,
+  contractSettingsReceived,
+  loadContracts,
+  pickContract,
+  projectsReducer,
+} from './projects-slice';
 
 const contract = (slug: string) => ({ slug, name: slug }) as Contract;
 const contracts = [contract('alpha'), contract('beta')];
@@ -21,5 +27,17 @@ describe('projects slice', () => {
     expect(loaded.selectedSlug).toBe('beta');
     expect(projectsReducer(loaded, contractSelected('alpha')).selectedSlug).toBe('alpha');
     expect(projectsReducer(loaded, contractSelected('nope')).selectedSlug).toBe('beta');
+  });
+
+  it('takes saved settings into the contract they belong to', () => {
+    const loaded = projectsReducer(
+      undefined,
+      loadContracts.fulfilled({ contracts, remembered: null }, 'req'),
+    );
+    const settings = { pin_verification: 'all' } as Contract['settings'];
+    const next = projectsReducer(loaded, contractSettingsReceived({ slug: 'beta', settings }));
+    expect(next.contracts[1]?.settings).toEqual(settings);
+    expect(next.contracts[0]?.settings).toBeUndefined();
+    expect(next.status).toBe('fulfilled');
   });
 });

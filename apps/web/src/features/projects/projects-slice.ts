@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Contract } from '@filerunner/protocol';
+import type { Contract, ContractSettings } from '@filerunner/protocol';
 import { ApiError } from '../../app/api-client';
 import type { AsyncStatus } from '../../app/async-status';
 import { readStored, storageKeys } from '../../app/local-storage';
@@ -43,6 +43,18 @@ const projectsSlice = createSlice({
         state.selectedSlug = action.payload;
       }
     },
+    /**
+     * The settings the server saved, as `POST /contracts/{slug}/settings/` answers them. Taken
+     * from that answer rather than by reloading the list, which would put the shell back behind
+     * the loading splash and drop the form the admin is on.
+     */
+    contractSettingsReceived(
+      state,
+      action: PayloadAction<{ slug: string; settings: ContractSettings }>,
+    ) {
+      const contract = state.contracts.find((c) => c.slug === action.payload.slug);
+      if (contract) contract.settings = action.payload.settings;
+    },
   },
   extraReducers: (builder) => {
     builder
@@ -63,7 +75,7 @@ const projectsSlice = createSlice({
   },
 });
 
-export const { contractSelected } = projectsSlice.actions;
+export const { contractSelected, contractSettingsReceived } = projectsSlice.actions;
 export const projectsReducer = projectsSlice.reducer;
 
 export function selectSelectedContract(state: RootState): Contract | null {

@@ -22,6 +22,7 @@ export const PROJECT_STRIP_WIDTH = 72;
 export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
   const dispatch = useAppDispatch();
   const { contracts, selectedSlug } = useAppSelector((s) => s.projects);
+  const brandings = useAppSelector((s) => s.branding.bySlug);
   const windowHeight = useWindowHeight();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
 
@@ -62,6 +63,7 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
             <ProjectAvatar
               name={contract.name}
               index={index}
+              branding={brandings[contract.slug]}
               selected={contract.slug === selectedSlug}
             />
           </ButtonBase>
@@ -103,6 +105,7 @@ function OtherProjects(props: {
   others: { contract: Contract; index: number }[];
   onSelect: (slug: string) => void;
 }) {
+  const brandings = useAppSelector((s) => s.branding.bySlug);
   const [query, setQuery] = useState('');
   const matching = new Set(
     filterProjects(
@@ -138,7 +141,12 @@ function OtherProjects(props: {
               onClick={() => props.onSelect(contract.slug)}
             >
               <ListItemIcon>
-                <ProjectAvatar name={contract.name} index={index} size={32} />
+                <ProjectAvatar
+                  name={contract.name}
+                  index={index}
+                  branding={brandings[contract.slug]}
+                  size={32}
+                />
               </ListItemIcon>
               <ListItemText primary={contract.name} />
             </ListItemButton>

@@ -23,7 +23,8 @@ import { useAppSelector } from '../../app/hooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Logo } from '../../components/Logo';
 import { selectSelectedContract } from '../projects/projects-slice';
-import { routePrefix, unseenBadge } from './navigation';
+import { BrandMark } from './BrandMark';
+import { BRANDING_PREFIX, routePrefix, unseenBadge } from './navigation';
 import { useLogout } from './use-logout';
 
 export const SIDEBAR_WIDTH = 232;
@@ -146,7 +147,11 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
       }}
     >
       <Box sx={{ p: 2, display: 'flex', justifyContent: collapsed ? 'center' : 'flex-start' }}>
-        <Logo compact={collapsed} />
+        {prefix === BRANDING_PREFIX ? (
+          <BrandMark compact={collapsed} />
+        ) : (
+          <Logo compact={collapsed} />
+        )}
       </Box>
       <List>{screens.map(renderItem)}</List>
       <Box sx={{ flex: 1 }} />

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
+import { selectBranding } from '../branding/branding-slice';
 import { selectSelectedContract } from '../projects/projects-slice';
 
 /**
@@ -11,6 +12,7 @@ import { selectSelectedContract } from '../projects/projects-slice';
 export function TopBar() {
   const contracts = useAppSelector((s) => s.projects.contracts);
   const contract = useAppSelector(selectSelectedContract);
+  const branding = useAppSelector((s) => selectBranding(s, contract?.slug ?? null));
   if (!contract) return null;
   const single = contracts.length === 1;
 
@@ -29,7 +31,7 @@ export function TopBar() {
         bgcolor: 'background.paper',
       }}
     >
-      {single && <ProjectAvatar name={contract.name} index={0} size={32} />}
+      {single && <ProjectAvatar name={contract.name} index={0} branding={branding} size={32} />}
       <Typography
         variant="subtitle1"
         component="p"

@@ -3,7 +3,6 @@ import type { Contract } from '@filerunner/protocol';
 import {
   avatarsThatFit,
   filterProjects,
-  projectColour,
   projectInitials,
   showsOverflowButton,
 } from './project-selector';
@@ -32,11 +31,10 @@ describe('project selector rules', () => {
     expect(filterProjects(all, 'zzz')).toEqual([]);
   });
 
-  it('draws initials and cycles colours', () => {
+  it('draws initials', () => {
     expect(projectInitials('Demo Contract')).toBe('DC');
     expect(projectInitials('acme')).toBe('AC');
     expect(projectInitials('One Two Three Four')).toBe('OTT');
     expect(projectInitials('  ')).toBe('?');
-    expect(projectColour(0)).toBe(projectColour(7));
   });
 });

@@ -44,10 +44,3 @@ export function projectInitials(name: string): string {
     .join('')
     .toUpperCase();
 }
-
-// Default avatar colours cycle through a palette (spec: custom branding colours).
-const palette = ['#7b1fa2', '#ef6c00', '#f9a825', '#2e7d32', '#00acc1', '#00796b', '#d81b60'];
-
-export function projectColour(index: number): string {
-  return palette[index % palette.length] ?? '#00796b';
-}

@@ -1,0 +1,207 @@
+import { useState, type FormEvent } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { pinVerificationModes, type Contract } from '@filerunner/protocol';
+import { ApiError } from '../../app/api-client';
+import { useApi, useAppDispatch } from '../../app/hooks';
+import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
+import { useToast } from '../../components/toast-context';
+import { firstErrors } from '../auth/password-form';
+import { contractSettingsReceived } from '../projects/projects-slice';
+import { NotificationRows } from './NotificationRows';
+import { settingsApi } from './settings-api';
+import {
+  formOf,
+  hasProblems,
+  notificationsChanged,
+  pinModeLabels,
+  saveFailureMessage,
+  settingsBody,
+  settingsFormDirty,
+  settingsFormProblems,
+  settingsMessages,
+  WORKERS_MAX,
+  WORKERS_MIN,
+  type PinMode,
+  type SettingsForm,
+} from './settings-form';
+
+const switches = [
+  {
+    key: 'can_add_ad_hoc',
+    label: 'Allow ad-hoc recipients',
+    help: 'Senders may add recipients by email address who have no account in this project.',
+  },
+  {
+    key: 'can_extend_expiry',
+    label: 'Allow extending expiry',
+    help: 'Recipients may extend the access period of a package that is about to expire.',
+  },
+  {
+    key: 'use_slab_files',
+    label: 'Pack small files into slab files',
+    help: 'Uploads pack many small files into larger objects, which moves them faster.',
+  },
+] as const;
+
+type SwitchKey = (typeof switches)[number]['key'];
+
+const pinHelp: Record<PinMode, string> = {
+  none: 'Senders may choose whether a package needs a PIN.',
+  all: 'Every package needs a PIN sent by text message to each recipient.',
+  adhoc: 'Recipients without an account (unverified) need a PIN sent by text message.',
+};
+
+/**
+ * The General tab. The switches save as soon as they change and go back if the save fails
+ * (spec); the PIN mode, upload workers and notification rows save with the Save button.
+ */
+export function GeneralSettingsTab({ contract }: { contract: Contract }) {
+  const api = useApi();
+  const dispatch = useAppDispatch();
+  const toast = useToast();
+  const saved = contract.settings;
+  // While a switch's save is in flight it shows what the admin asked for.
+  const [pending, setPending] = useState<Partial<Record<SwitchKey, boolean>>>({});
+  const [form, setForm] = useState<SettingsForm>(() => formOf(saved));
+  const [attempted, setAttempted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+
+  const dirty = settingsFormDirty(form, saved);
+  const problems = attempted ? settingsFormProblems(form) : null;
+  const set = (change: Partial<SettingsForm>) => setForm((f) => ({ ...f, ...change }));
+
+  const toggle = async (key: SwitchKey, value: boolean) => {
+    setPending((p) => ({ ...p, [key]: value }));
+    try {
+      const answer = await settingsApi.save(api, contract.slug, { [key]: value });
+      dispatch(contractSettingsReceived({ slug: contract.slug, settings: answer.settings }));
+      toast({ severity: 'success', message: settingsMessages.updated });
+    } catch {
+      toast({ severity: 'error', message: settingsMessages.saveFailed });
+    } finally {
+      setPending(({ [key]: _done, ...rest }) => rest);
+    }
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setAttempted(true);
+    setServerErrors({});
+    if (hasProblems(settingsFormProblems(form))) return;
+    const rowsChanged = notificationsChanged(form, saved);
+    setSaving(true);
+    try {
+      const answer = await settingsApi.save(api, contract.slug, settingsBody(form));
+      dispatch(contractSettingsReceived({ slug: contract.slug, settings: answer.settings }));
+      setForm(formOf(answer.settings));
+      setAttempted(false);
+      toast({ severity: 'success', message: settingsMessages.updated });
+    } catch (error) {
+      const fields = error instanceof ApiError ? firstErrors(error.fieldErrors) : {};
+      setServerErrors(fields);
+      toast({
+        severity: 'error',
+        message: saveFailureMessage(rowsChanged || Boolean(fields.notifications)),
+      });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const workersError = problems?.number_of_upload_workers ?? serverErrors.number_of_upload_workers;
+
+  return (
+    <Box component="form" onSubmit={submit} noValidate>
+      <Stack spacing={1}>
+        {switches.map((s) => (
+          <Box key={s.key}>
+            <FormControlLabel
+              label={s.label}
+              control={
+                <Switch
+                  name={s.key}
+                  checked={pending[s.key] ?? saved[s.key]}
+                  disabled={pending[s.key] !== undefined}
+                  onChange={(_e, checked) => void toggle(s.key, checked)}
+                />
+              }
+            />
+            <Typography variant="body2" color="text.secondary" sx={{ ml: 6 }}>
+              {s.help}
+            </Typography>
+          </Box>
+        ))}
+      </Stack>
+      <Divider sx={{ my: 3 }} />
+      <FormControl>
+        <FormLabel id="pin-verification-label">PIN verification</FormLabel>
+        <RadioGroup
+          row
+          name="pin_verification"
+          aria-labelledby="pin-verification-label"
+          value={form.pin_verification}
+          onChange={(_e, value) => set({ pin_verification: value as PinMode })}
+        >
+          {pinVerificationModes.map((mode) => (
+            <FormControlLabel
+              key={mode}
+              value={mode}
+              control={<Radio />}
+              label={pinModeLabels[mode]}
+            />
+          ))}
+        </RadioGroup>
+        <FormHelperText sx={{ mx: 0 }}>{pinHelp[form.pin_verification]}</FormHelperText>
+      </FormControl>
+      <TextField
+        label="Upload workers"
+        name="number_of_upload_workers"
+        type="number"
+        value={form.number_of_upload_workers}
+        onChange={(e) => set({ number_of_upload_workers: e.target.value })}
+        error={Boolean(workersError)}
+        helperText={
+          workersError ?? 'How many files or file parts a browser uploads at once (1 to 50).'
+        }
+        sx={{ maxWidth: 320, display: 'flex', mt: 3 }}
+        slotProps={{ htmlInput: { min: WORKERS_MIN, max: WORKERS_MAX, step: 1 } }}
+      />
+      <Divider sx={{ my: 3 }} />
+      <NotificationRows
+        rows={form.notifications}
+        problems={problems?.rows ?? null}
+        error={problems?.notifications ?? serverErrors.notifications}
+        onChange={(notifications) => set({ notifications })}
+      />
+      <Stack direction="row" spacing={1} sx={{ mt: 3 }}>
+        <Button type="submit" variant="contained" disabled={saving || !dirty}>
+          Save
+        </Button>
+        <Button
+          disabled={saving || !dirty}
+          onClick={() => {
+            setForm(formOf(saved));
+            setAttempted(false);
+            setServerErrors({});
+          }}
+        >
+          Discard changes
+        </Button>
+      </Stack>
+      <UnsavedChangesGuard when={dirty} />
+    </Box>
+  );
+}

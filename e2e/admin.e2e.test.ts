@@ -1,0 +1,326 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import {
+  assertWebAppBuilt,
+  DEMO_PASSWORD,
+  launchBrowser,
+  prepareSite,
+  readMails,
+  startServer,
+  waitForMail,
+  waitForMailLink,
+  type RunningServer,
+  type Site,
+} from './harness';
+import { field, freshPage, logIn, see } from './pages';
+
+// The demo contract's project admin at work: users and groups, settings, branding, activity.
+const NEW_USER = 'nora.new@example.test';
+const NEW_PASSWORD = 'Nora-Pass1!';
+const EXTERNAL_USER = 'partner@external.test';
+
+// A 1x1 transparent PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+let site: Site;
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  assertWebAppBuilt();
+  site = await prepareSite();
+  server = await startServer(site);
+  browser = await launchBrowser();
+  page = await freshPage(browser);
+  await logIn(page, server.url, 'admin@example.com', DEMO_PASSWORD);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const userRow = (email: string) => page.getByTestId('user-row').filter({ hasText: email });
+const dialog = () => page.getByRole('dialog');
+const group = (name: string) => page.getByRole('region', { name, exact: true });
+
+async function openUsers(tab: 'users' | 'groups' = 'users') {
+  await page.goto(`${server.url}/users${tab === 'groups' ? '?tab=groups' : ''}`);
+  if (tab === 'users') await userRow('admin@example.com').waitFor();
+  else await group('Master group').waitFor();
+}
+
+/** Picks `option` in an MUI Autocomplete by typing part of it. */
+async function pick(combobox: Locator, typed: string, option: string | RegExp) {
+  await combobox.click();
+  await combobox.fill(typed);
+  await page.getByRole('option', { name: option }).click();
+}
+
+describe('the Users screen', () => {
+  it('lists the users with permission labels, groups and counts', async () => {
+    await openUsers();
+    await userRow('sender@example.com').getByText('Send & Receive').waitFor();
+    await userRow('recipient@example.com').getByText('Receive Only').waitFor();
+    await userRow('sender@example.com').getByText('Partners').waitFor();
+    expect(await page.getByTestId('enabled-count').innerText()).toBe('3 Enabled');
+    expect(await page.getByTestId('disabled-count').innerText()).toBe('0 Disabled');
+  });
+
+  it('filters only once the search is longer than 2 characters', async () => {
+    const search = page.getByRole('textbox', { name: 'Search users' });
+    await search.fill('sa');
+    expect(await page.getByTestId('user-row').count()).toBe(3);
+    await search.fill('SAM');
+    await page.getByTestId('user-row').nth(1).waitFor({ state: 'detached' });
+    expect(await page.getByTestId('user-row').allInnerTexts()).toEqual([
+      expect.stringContaining('sender@example.com'),
+    ]);
+    await search.fill('rita@');
+    await see(page, 'No users match "rita@".');
+    await search.fill('');
+    await page.getByTestId('user-row').nth(2).waitFor();
+  });
+
+  it('adds a user, whose activation mail arrives and who activates the account', async () => {
+    const mailsBefore = (await readMails(site)).length;
+    await page.getByRole('button', { name: 'Add User' }).click();
+    await dialog().getByRole('button', { name: 'Add User' }).click();
+    expect(await dialog().getByText('This field is required.').count()).toBe(3);
+
+    await field(page, 'First name').fill('Nora');
+    await field(page, 'Last name').fill('New');
+    await field(page, 'Email').fill(NEW_USER);
+    await pick(dialog().getByRole('combobox', { name: 'Groups' }), 'Des', 'Design');
+    await dialog().getByRole('button', { name: 'Add User' }).click();
+    await see(page, `An activation email has been sent to ${NEW_USER}`);
+    await userRow(NEW_USER).getByText('Pending').waitFor();
+    await userRow(NEW_USER).getByText('Design').waitFor();
+    await userRow(NEW_USER).getByText('Receive Only').waitFor();
+
+    const link = await waitForMailLink(site, NEW_USER, '/activate/', mailsBefore);
+    const newcomer = await freshPage(browser);
+    await newcomer.goto(link);
+    await field(newcomer, 'Name').waitFor();
+    expect(await field(newcomer, 'Name').inputValue()).toBe('Nora New');
+    await field(newcomer, 'Password').fill(NEW_PASSWORD);
+    await field(newcomer, 'Confirm password').fill(NEW_PASSWORD);
+    await newcomer.getByRole('button', { name: 'Save' }).click();
+    await newcomer.waitForURL('**/login?message=ACCOUNT_ACTIVATED');
+    await logIn(newcomer, server.url, NEW_USER, NEW_PASSWORD);
+    await see(newcomer, "You haven't received any packages yet...");
+    await newcomer.context().close();
+
+    await page.reload();
+    await userRow(NEW_USER).getByText('Design').waitFor();
+    expect(await userRow(NEW_USER).innerText()).not.toContain('Pending');
+  });
+
+  it('puts the new user in a group from the Groups List', async () => {
+    await openUsers('groups');
+    await pick(group('Partners').getByRole('combobox', { name: 'Add members' }), 'Nora', /Nora/);
+    await group('Partners').getByRole('button', { name: 'Add', exact: true }).click();
+    await see(page, 'Group Partners updated');
+
+    await page.reload();
+    await group('Partners').getByText(NEW_USER).waitFor();
+    await group('Design').getByText(NEW_USER).waitFor();
+    await page.getByRole('tab', { name: 'User List' }).click();
+    await userRow(NEW_USER).getByText('Partners').waitFor();
+  });
+
+  it('creates a group, which needs a name, and shows +N past 2 groups', async () => {
+    await openUsers('groups');
+    await page.getByRole('button', { name: 'Create Group' }).click();
+    await dialog().getByRole('button', { name: 'Create Group' }).click();
+    await see(page, 'Group name is required');
+    await field(page, 'Group name').fill('Reviewers');
+    await field(page, 'Description').fill('Second opinions');
+    await pick(dialog().getByRole('combobox', { name: 'Members' }), 'Sam', /Sam Sender/);
+    await dialog().getByRole('button', { name: 'Create Group' }).click();
+    await see(page, 'Group created');
+    await group('Reviewers').getByText('sender@example.com').waitFor();
+
+    await page.getByRole('tab', { name: 'User List' }).click();
+    const sender = userRow('sender@example.com');
+    await sender.getByText('+1').waitFor();
+    const chips = await sender.locator('.MuiChip-root').allInnerTexts();
+    expect(chips).toEqual(['Design', 'Partners', '+1']);
+
+    await page.getByRole('tab', { name: 'Groups List' }).click();
+    await page.getByRole('button', { name: 'Delete group Reviewers' }).click();
+    await dialog().getByRole('button', { name: 'Delete' }).click();
+    await group('Reviewers').waitFor({ state: 'detached' });
+  });
+
+  it('edits permissions in edit mode, asking before it drops changes', async () => {
+    await openUsers();
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByRole('checkbox', { name: `Send permission of ${NEW_USER}` }).check();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await see(page, 'You have unsaved changes to users.');
+    await dialog().getByRole('button', { name: 'Discard changes' }).click();
+    await userRow(NEW_USER).getByText('Receive Only').waitFor();
+
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await page.getByRole('checkbox', { name: `Send permission of ${NEW_USER}` }).check();
+    await page.getByRole('textbox', { name: `Name of ${NEW_USER}` }).fill('Nora Newton');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Users updated successfully');
+    await page.reload();
+    await userRow(NEW_USER).getByText('Send & Receive').waitFor();
+    await userRow(NEW_USER).getByText('Nora Newton').waitFor();
+  });
+
+  it('adds an external user and removes them again after confirmation', async () => {
+    await page.getByRole('button', { name: 'Add External Users' }).click();
+    await dialog().getByRole('button', { name: 'Add another' }).click();
+    expect(await dialog().getByTestId('external-user-row').count()).toBe(2);
+    await dialog().getByRole('button', { name: 'Remove row 2' }).click();
+    await field(page, 'Email').fill(EXTERNAL_USER);
+    await dialog().getByRole('button', { name: 'Add External Users' }).click();
+    await see(page, '1 external user added.');
+    await userRow(EXTERNAL_USER).getByText('External', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: `Remove ${EXTERNAL_USER}` }).click();
+    await dialog().getByRole('button', { name: 'Remove' }).click();
+    await userRow(EXTERNAL_USER).waitFor({ state: 'detached' });
+    expect(await page.getByTestId('enabled-count').innerText()).toBe('4 Enabled');
+  });
+});
+
+describe('the Settings screen', () => {
+  it('saves PIN verification and reads it back after a reload', async () => {
+    await page.goto(`${server.url}/settings`);
+    await page.waitForURL('**/settings/demo/general');
+    await page.getByRole('radio', { name: 'all users' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Settings updated successfully');
+
+    await page.reload();
+    await page.getByRole('radio', { name: 'all users' }).waitFor({ state: 'attached' });
+    expect(await page.getByRole('radio', { name: 'all users' }).isChecked()).toBe(true);
+  });
+
+  it('saves a switch at once', async () => {
+    const adHoc = page.getByRole('switch', { name: 'Allow ad-hoc recipients' });
+    expect(await adHoc.isChecked()).toBe(false);
+    await adHoc.check();
+    await see(page, 'Settings updated successfully');
+    await page.reload();
+    await page.getByRole('switch', { name: 'Allow ad-hoc recipients' }).waitFor();
+    expect(await page.getByRole('switch', { name: 'Allow ad-hoc recipients' }).isChecked()).toBe(
+      true,
+    );
+  });
+
+  it('needs both fields of a notification row', async () => {
+    await page.getByRole('button', { name: 'Add notification' }).click();
+    await field(page, 'Name').fill('Operations');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Please fill out all notification fields');
+    await field(page, 'Email').fill('ops@example.com');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Settings updated successfully');
+    await page.reload();
+    await field(page, 'Email').waitFor();
+    expect(await field(page, 'Email').inputValue()).toBe('ops@example.com');
+  });
+
+  it('warns before leaving with unsaved changes', async () => {
+    await page.getByRole('radio', { name: 'adhoc' }).check();
+    await page.getByRole('link', { name: 'Inbox', exact: true }).click();
+    await see(page, 'You have unsaved changes.');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    expect(new URL(page.url()).pathname).toBe('/settings/demo/general');
+
+    await page.getByRole('link', { name: 'Inbox', exact: true }).click();
+    await dialog().getByRole('button', { name: 'Leave without saving' }).click();
+    await page.waitForURL('**/inbox');
+  });
+
+  it('sends an unknown tab to General', async () => {
+    await page.goto(`${server.url}/settings/demo/nonsense`);
+    await page.waitForURL('**/settings/demo/general');
+  });
+
+  it('refuses a logo that is not an image, and checks the alias', async () => {
+    await page.goto(`${server.url}/settings/demo/custom-branding`);
+    await field(page, 'Name').waitFor();
+    expect(await field(page, 'Name').inputValue()).toBe('Demo Contract');
+    await page.locator('input[type=file][name=logo]').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not an image'),
+    });
+    await see(page, "We couldn't upload your file. Please try again with a different one.");
+
+    await field(page, 'Alias').fill('d');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Alias must be 2 letters min');
+  });
+
+  it('uploads a logo that the top bar and the /branding layout show', async () => {
+    await field(page, 'Name').fill('Demo Studio');
+    await field(page, 'Alias').fill('dms');
+    expect(await field(page, 'Alias').inputValue()).toBe('DMS');
+    await page.getByRole('button', { name: 'pink' }).click();
+    await page.locator('input[type=file][name=logo]').setInputFiles({
+      name: 'logo.png',
+      mimeType: 'image/png',
+      buffer: PNG,
+    });
+    await page.getByRole('img', { name: 'Logo preview' }).waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Custom branding updated successfully');
+
+    const topBarLogo = page.locator('header').getByRole('img', { name: 'Demo Studio logo' });
+    expect(await topBarLogo.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+
+    await page.goto(`${server.url}/branding/inbox`);
+    const mark = page.getByTestId('brand-mark');
+    await mark.getByText('Demo Studio').waitFor();
+    const sidebarLogo = mark.getByRole('img', { name: 'Demo Studio logo' });
+    expect(await sidebarLogo.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+  });
+});
+
+describe('the Activity screen', () => {
+  it('says plainly that nothing has been sent yet', async () => {
+    await page.goto(`${server.url}/activity`);
+    await see(page, 'No packages have been sent in this project yet.');
+    await page.getByRole('textbox', { name: 'Search activity' }).fill('quarterly');
+    await see(page, 'No packages match "quarterly".');
+  });
+
+  it('asks for both dates of a custom export', async () => {
+    await page.getByRole('button', { name: 'Export to CSV' }).click();
+    await dialog().getByRole('radio', { name: 'Custom range' }).check();
+    await dialog().getByRole('button', { name: 'Export' }).click();
+    await see(page, 'Please select a start and end date');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('mails the last 7 days as a CSV report', async () => {
+    const mailsBefore = (await readMails(site)).length;
+    await page.getByRole('button', { name: 'Export to CSV' }).click();
+    await dialog().getByRole('radio', { name: 'Last 7 days' }).check();
+    await dialog().getByRole('button', { name: 'Export' }).click();
+    await see(page, 'Your report is being prepared and will be emailed to you.');
+    await see(page, 'Reports can take up to 24 hours to arrive.');
+
+    const mail = await waitForMail(
+      site,
+      (m) => m.to.includes('admin@example.com') && m.attachments.length > 0,
+      mailsBefore,
+    );
+    const [csv] = mail.attachments;
+    expect(csv?.filename).toMatch(/\.csv$/);
+    expect(csv?.contentType).toBe('text/csv');
+    expect(csv?.content.toString('utf8')).toMatch(/^Package,Sender/);
+  });
+});
