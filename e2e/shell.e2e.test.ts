@@ -167,4 +167,36 @@ describe('the shell', () => {
     await page.setViewportSize({ width: 1400, height: 800 });
     await page.getByRole('navigation', { name: 'Main' }).getByText('Inbox').waitFor();
   });
+
+  it('shows No Active Projects to a user whose only contract membership was disabled', async () => {
+    // The admin disables the receive-only user through the API, as the Users screen would.
+    const headers = { 'content-type': 'application/json', 'x-client-version': 'e2e' };
+    const login = await fetch(`${server.url}/api/authenticate/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: 'admin@example.com', password: DEMO_PASSWORD }),
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const users = (await (
+      await fetch(`${server.url}/api/contracts/demo/permissions/`, { headers: { cookie } })
+    ).json()) as { id: number; email: string }[];
+    const recipient = users.find((u) => u.email === 'recipient@example.com')!;
+    const disabled = await fetch(`${server.url}/api/contracts/demo/permissions/${recipient.id}/`, {
+      method: 'POST',
+      headers: { ...headers, cookie },
+      body: JSON.stringify({ id: recipient.id, send: false, admin: false, enabled: false }),
+    });
+    expect(disabled.status).toBe(200);
+
+    // Not logIn(): with no project the app stays on '/' rather than moving on to the inbox.
+    const page = await freshPage(browser);
+    await page.goto(`${server.url}/login`);
+    await field(page, 'Email').fill('recipient@example.com');
+    await field(page, 'Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await see(page, "You don't have any active projects");
+    await page.getByRole('link', { name: 'Need Help?' }).waitFor();
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL('**/login');
+  });
 });
