@@ -37,3 +37,43 @@ describe('the web app and health', () => {
     expect(response.json()).toEqual({ status: 'ok' });
   });
 });
+
+describe('the embedded object store inside the app', () => {
+  it('takes a signed PUT at /v1/ and serves it back by a signed ranged GET', async () => {
+    const { storage } = server.ctx;
+    expect(storage.kind).toBe('embedded');
+    await storage.ensureContainer('packages');
+    const expires = Math.floor(Date.now() / 1000) + 600;
+    const put = storage.signTempUrl({
+      method: 'PUT',
+      container: 'packages',
+      key: 'a/b.txt',
+      expires,
+    });
+    const path = (url: string) => new URL(url).pathname + new URL(url).search;
+    const stored = await server.app.inject({
+      method: 'PUT',
+      url: path(put.url),
+      payload: 'hello storage',
+    });
+    expect(stored.statusCode).toBe(201);
+    const get = storage.signTempUrl({
+      method: 'GET',
+      container: 'packages',
+      key: 'a/b.txt',
+      expires,
+    });
+    const ranged = await server.app.inject({
+      method: 'GET',
+      url: path(get.url),
+      headers: { range: 'bytes=6-12' },
+    });
+    expect(ranged.statusCode).toBe(206);
+    expect(ranged.body).toBe('storage');
+    const unsigned = await server.app.inject({
+      method: 'GET',
+      url: '/v1/AUTH_filerunner/packages/a/b.txt',
+    });
+    expect(unsigned.statusCode).toBe(401);
+  });
+});

@@ -26,6 +26,12 @@ import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
 import { contractsRoutes } from './modules/contracts/contracts.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
 import { capturedTransport, smtpTransport } from './notify/mailer';
+import {
+  createStorageDriver,
+  embeddedStorePlugin,
+  embeddedStoreRoot,
+  loadEmbeddedTempUrlKey,
+} from './storage';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -69,6 +75,16 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       setTimeout(() => outbox.wake(), 50).unref();
     },
   };
+  const storage = await openStorage(config);
+  if (storage.kind === 'embedded') {
+    // The embedded store answers at /v1/... beside the API, as a Swift proxy would.
+    await app.register(embeddedStorePlugin, {
+      root: embeddedStoreRoot(config.dataDir),
+      account: EMBEDDED_ACCOUNT,
+      tempUrlKey: await embeddedTempUrlKey(config),
+      allowedOrigin: config.publicUrl,
+    });
+  }
   const jobs = new JobRunner(db, app.log);
   jobs.register(REPORT_JOB, activityReportHandler(config));
   const ctx: AppContext = {
@@ -80,6 +96,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     limiter: new RateLimiter(db, config.loginRateWindowSeconds),
     mailbox,
     jobs,
+    storage,
   };
 
   await app.register(helmet, {
@@ -127,9 +144,43 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   app.addHook('onClose', async () => {
     await jobs.stop();
     await outbox.stop();
+    await storage.close();
     await database.close();
   });
   return { app, ctx, outbox, jobs };
+}
+
+const EMBEDDED_ACCOUNT = 'AUTH_filerunner';
+
+function embeddedTempUrlKey(config: Config): Promise<string> {
+  const override = config.storage.driver === 'embedded' ? config.storage.tempUrlKey : undefined;
+  return loadEmbeddedTempUrlKey(config.dataDir, override);
+}
+
+/** The configured storage driver, ready: directories made, or logged in to Swift. */
+async function openStorage(config: Config) {
+  const { storage } = config;
+  if (storage.driver === 'embedded') {
+    return createStorageDriver({
+      driver: 'embedded',
+      dataDir: config.dataDir,
+      account: EMBEDDED_ACCOUNT,
+      tempUrlKey: await embeddedTempUrlKey(config),
+      publicUrl: config.publicUrl,
+      allowedOrigin: config.publicUrl,
+    });
+  }
+  return createStorageDriver({
+    driver: 'swift',
+    authUrl: storage.authUrl,
+    user: storage.user,
+    key: storage.key,
+    ...(storage.storageUrl ? { storageUrl: storage.storageUrl } : {}),
+    ...(storage.token ? { token: storage.token } : {}),
+    tempUrlKey: storage.tempUrlKey,
+    alternativeUrls: storage.alternativeUrls,
+    allowedOrigin: config.publicUrl,
+  });
 }
 
 /** The built single-page app at `/`, with every unknown GET answered by index.html. */

@@ -28,7 +28,30 @@ const environment = z.object({
   DEMO_PASSWORD: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  STORAGE_DRIVER: z.enum(['embedded', 'swift']).default('embedded'),
+  EMBEDDED_STORE_TEMPURL_KEY: z.string().min(16).optional(),
+  SWIFT_AUTH_URL: optionalUrl,
+  SWIFT_USER: z.string().optional(),
+  SWIFT_KEY: z.string().optional(),
+  SWIFT_STORAGE_URL: optionalUrl,
+  SWIFT_TOKEN: z.string().optional(),
+  SWIFT_TEMPURL_KEY: z.string().min(16).optional(),
+  SWIFT_ALTERNATIVE_URLS: z.string().optional(),
 });
+
+/** Where package bytes live: the embedded Swift-compatible store, or a Swift cluster. */
+export type StorageSettings =
+  | { driver: 'embedded'; tempUrlKey: string | undefined }
+  | {
+      driver: 'swift';
+      authUrl: string;
+      user: string;
+      key: string;
+      storageUrl: string | undefined;
+      token: string | undefined;
+      tempUrlKey: string;
+      alternativeUrls: string[];
+    };
 
 export type Config = Readonly<{
   port: number;
@@ -47,6 +70,7 @@ export type Config = Readonly<{
   demoPassword: string | undefined;
   logLevel: z.infer<typeof environment>['LOG_LEVEL'];
   webDist: string;
+  storage: StorageSettings;
 }>;
 
 export class ConfigError extends Error {}
@@ -59,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  const storage = storageSettings(e);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
@@ -78,5 +103,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    storage,
   });
+}
+
+function storageSettings(e: z.infer<typeof environment>): StorageSettings {
+  if (e.STORAGE_DRIVER === 'embedded') {
+    return { driver: 'embedded', tempUrlKey: e.EMBEDDED_STORE_TEMPURL_KEY };
+  }
+  const missing = ['SWIFT_AUTH_URL', 'SWIFT_USER', 'SWIFT_KEY', 'SWIFT_TEMPURL_KEY'].filter(
+    (name) => !e[name as keyof typeof e],
+  );
+  if (missing.length) {
+    throw new ConfigError(
+      `Invalid configuration:\n  STORAGE_DRIVER=swift needs ${missing.join(', ')}`,
+    );
+  }
+  return {
+    driver: 'swift',
+    authUrl: e.SWIFT_AUTH_URL!,
+    user: e.SWIFT_USER!,
+    key: e.SWIFT_KEY!,
+    storageUrl: e.SWIFT_STORAGE_URL,
+    token: e.SWIFT_TOKEN,
+    tempUrlKey: e.SWIFT_TEMPURL_KEY!,
+    alternativeUrls: (e.SWIFT_ALTERNATIVE_URLS ?? '').split(/[\s,]+/).filter(Boolean),
+  };
 }

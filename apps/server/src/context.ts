@@ -6,6 +6,7 @@ import type { SessionStore } from './modules/accounts/sessions';
 import type { RateLimiter } from './modules/accounts/rate-limit';
 import type { ApiKeyStore } from './modules/apikeys/apikeys.repository';
 import type { JobRunner } from './jobs/job-runner';
+import type { StorageDriver } from './storage';
 
 /** Queues mail in the caller's transaction and nudges the sender once it has committed. */
 export interface Mailbox {
@@ -22,4 +23,6 @@ export interface AppContext {
   limiter: RateLimiter;
   mailbox: Mailbox;
   jobs: JobRunner;
+  /** Where package bytes live; browsers reach it only through signed grants. */
+  storage: StorageDriver;
 }

@@ -1,0 +1,221 @@
+import type { Readable } from 'node:stream';
+import { clampRange } from '../byte-range';
+import { signFormPostGrant, signTempUrlGrant, type GrantSigner } from '../grants';
+import {
+  DEFAULT_EXPOSED_HEADERS,
+  StorageError,
+  parseSegmentPath,
+  type ByteRange,
+  type ContainerOptions,
+  type DeleteResult,
+  type FormPostGrant,
+  type FormPostRequest,
+  type ManifestSegment,
+  type ObjectInfo,
+  type ObjectLocation,
+  type PutManifestOptions,
+  type SignedTempUrl,
+  type StorageDriver,
+  type StoredManifest,
+  type TempUrlRequest,
+} from '../storage-driver';
+import type { ObjectRecord } from './object-file';
+import { MAX_OBJECT_BYTES, ObjectFileStore } from './object-file-store';
+import { invalidContainerName, invalidObjectName } from './object-path';
+import {
+  SegmentError,
+  buildManifest,
+  objectEtag,
+  objectLength,
+  openObjectStream,
+  readStoredSegments,
+  type StoredSegment,
+} from './slo-manifest';
+
+export interface EmbeddedDriverOptions {
+  /** The store's directory, `<DATA_DIR>/objects` (the same one the plugin serves). */
+  readonly root: string;
+  /** e.g. `AUTH_filerunner`. */
+  readonly account: string;
+  readonly tempUrlKey: string;
+  /** The app's public URL; the store is served by the same process under `/v1/`. */
+  readonly publicUrl: string;
+  readonly allowedOrigin: string;
+}
+
+function assertValid(location: ObjectLocation): void {
+  const problem = invalidContainerName(location.container) ?? invalidObjectName(location.key);
+  if (problem) throw new StorageError('invalid_name', problem);
+}
+
+function infoOf(record: ObjectRecord): ObjectInfo {
+  return {
+    sizeBytes: objectLength(record),
+    etag: objectEtag(record),
+    contentType: record.contentType,
+    lastModified: new Date(record.lastModified),
+    isManifest: record.manifest !== undefined,
+    metadata: record.metadata,
+  };
+}
+
+/**
+ * StorageDriver over the embedded store's files. Grants it signs are for the embedded store
+ * served by this process (see embeddedStorePlugin); the rest works on the files directly.
+ */
+export class EmbeddedDriver implements StorageDriver {
+  readonly kind = 'embedded' as const;
+  readonly accountUrl: string;
+  readonly alternativeAccountUrls: readonly string[] = [];
+  private readonly store: ObjectFileStore;
+  private readonly signer: GrantSigner;
+
+  constructor(private readonly options: EmbeddedDriverOptions) {
+    this.store = new ObjectFileStore(options.root, options.account);
+    this.accountUrl = `${options.publicUrl.replace(/\/+$/, '')}/v1/${options.account}`;
+    this.signer = {
+      accountUrl: this.accountUrl,
+      alternativeAccountUrls: this.alternativeAccountUrls,
+      tempUrlKey: options.tempUrlKey,
+    };
+  }
+
+  /** Creates the store's directories and removes temp files of crashed writers. */
+  async prepare(): Promise<void> {
+    await this.store.prepare();
+  }
+
+  signTempUrl(request: TempUrlRequest): SignedTempUrl {
+    return signTempUrlGrant(this.signer, request);
+  }
+
+  signFormPost(request: FormPostRequest): FormPostGrant {
+    return signFormPostGrant(this.signer, request);
+  }
+
+  async ensureContainer(container: string, options: ContainerOptions = {}): Promise<void> {
+    const problem = invalidContainerName(container);
+    if (problem) throw new StorageError('invalid_name', problem);
+    await this.store.writeContainer(container, {
+      allowedOrigins: options.allowedOrigins ?? [this.options.allowedOrigin],
+      exposedHeaders: options.exposedHeaders ?? DEFAULT_EXPOSED_HEADERS,
+      ...(options.maxAgeSeconds !== undefined ? { maxAgeSeconds: options.maxAgeSeconds } : {}),
+    });
+  }
+
+  async putManifest(
+    location: ObjectLocation,
+    segments: readonly ManifestSegment[],
+    options: PutManifestOptions = {},
+  ): Promise<StoredManifest> {
+    assertValid(location);
+    if (!(await this.store.readContainer(location.container))) {
+      throw new StorageError('not_found', `container ${location.container} does not exist`);
+    }
+    const manifest = await buildManifest(this.store, segments, location);
+    await this.store.writeObject(
+      location,
+      {
+        key: location.key,
+        contentType: options.contentType ?? 'application/octet-stream',
+        metadata: lowerCaseKeys(options.metadata ?? {}),
+        manifest: { sloEtag: manifest.sloEtag, sloSize: manifest.sloSize },
+      },
+      manifest.json,
+      { maxBytes: MAX_OBJECT_BYTES },
+    );
+    return { etag: manifest.sloEtag, sizeBytes: manifest.sloSize };
+  }
+
+  async head(location: ObjectLocation): Promise<ObjectInfo | null> {
+    assertValid(location);
+    const record = await this.store.statObject(location);
+    return record ? infoOf(record) : null;
+  }
+
+  async read(location: ObjectLocation, range?: ByteRange): Promise<Readable> {
+    assertValid(location);
+    const opened = await this.store.openObject(location);
+    if (!opened)
+      throw new StorageError('not_found', `${location.container}/${location.key} not found`);
+    const total = objectLength(opened.record);
+    const slice = range ? clampRange(range, total) : { offset: 0, length: total };
+    if (!slice) {
+      await opened.handle.close();
+      throw new StorageError('range_not_satisfiable', `range outside 0-${total}`);
+    }
+    try {
+      return await openObjectStream(this.store, opened, slice.offset, slice.length);
+    } catch (error) {
+      if (error instanceof SegmentError) throw new StorageError('not_found', error.message);
+      throw error;
+    }
+  }
+
+  async readManifest(location: ObjectLocation): Promise<ManifestSegment[] | null> {
+    assertValid(location);
+    const stored = await this.storedSegments(location);
+    return stored && stored.map(segmentInOurWords);
+  }
+
+  /** The manifest's segment list as Swift stores it, or null. */
+  private async storedSegments(location: ObjectLocation): Promise<StoredSegment[] | null> {
+    const opened = await this.store.openObject(location);
+    if (!opened) return null;
+    if (!opened.record.manifest) {
+      await opened.handle.close();
+      return null;
+    }
+    return readStoredSegments(opened);
+  }
+
+  async deleteObject(location: ObjectLocation): Promise<DeleteResult> {
+    assertValid(location);
+    const result = { deleted: 0, notFound: 0 };
+    await this.deleteWithSegments(location, result, 0);
+    return result;
+  }
+
+  /** Swift's `?multipart-manifest=delete`: segments (recursively) first, then the manifest. */
+  private async deleteWithSegments(
+    location: ObjectLocation,
+    result: { deleted: number; notFound: number },
+    depth: number,
+  ): Promise<void> {
+    const segments = depth < 10 ? await this.storedSegments(location) : null;
+    for (const segment of segments ?? []) {
+      if (!('name' in segment)) continue;
+      await this.deleteWithSegments(parseSegmentPath(segment.name), result, depth + 1);
+    }
+    if (await this.store.removeObject(location)) result.deleted++;
+    else result.notFound++;
+  }
+
+  async deletePrefix(container: string, keyPrefix: string): Promise<DeleteResult> {
+    const problem = invalidContainerName(container);
+    if (problem) throw new StorageError('invalid_name', problem);
+    const keys: string[] = [];
+    for await (const record of this.store.listObjects(container, keyPrefix)) keys.push(record.key);
+    const result = { deleted: 0, notFound: 0 };
+    // A segment listed here may be gone already with its manifest; it counts as not found.
+    for (const key of keys) await this.deleteWithSegments({ container, key }, result, 0);
+    return result;
+  }
+
+  async close(): Promise<void> {}
+}
+
+function segmentInOurWords(segment: StoredSegment): ManifestSegment {
+  if ('data' in segment) return { data: Buffer.from(segment.data, 'base64') };
+  const [first, last] = (segment.range ?? '').split('-').map(Number);
+  return {
+    object: parseSegmentPath(segment.name),
+    etag: segment.hash,
+    sizeBytes: segment.bytes,
+    ...(segment.range ? { range: { offset: first!, length: last! - first! + 1 } } : {}),
+  };
+}
+
+function lowerCaseKeys(metadata: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k.toLowerCase(), v]));
+}

@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SignatureDigest } from '../storage-driver';
+import { preflight, type CorsPolicy } from './cors';
+import { handleFormPost } from './formpost';
+import {
+  answer,
+  removeObject,
+  serveObject,
+  storeObject,
+  type ObjectRequest,
+} from './object-handlers';
+import { MAX_OBJECT_BYTES, ObjectFileStore } from './object-file-store';
+import { invalidContainerName, invalidObjectName } from './object-path';
+import { parseStoreUrl } from './store-request';
+
+export interface EmbeddedStoreOptions {
+  /** The store's directory, normally `<DATA_DIR>/objects`. */
+  readonly root: string;
+  /** The account path segment, e.g. `AUTH_filerunner` (URLs are `/v1/<account>/...`). */
+  readonly account: string;
+  /** The secret TempURL and FormPost signatures are made with. */
+  readonly tempUrlKey: string;
+  /** Browser origins allowed by CORS in every container (like Swift's `cors_allow_origin`). */
+  readonly allowedOrigin?: string | readonly string[];
+  /** Digests accepted in signatures; Swift's default set when omitted. */
+  readonly allowedDigests?: readonly SignatureDigest[];
+}
+
+const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
+
+/**
+ * The embedded object store: the subset of OpenStack Swift's object API that browsers use
+ * (TempURL GET/HEAD/PUT/DELETE, FormPost, Range, CORS), served from local disk under
+ * `/v1/<account>/<container>/<object>`. Authenticated operations (manifests, deletes,
+ * containers) are EmbeddedDriver methods, not HTTP calls.
+ *
+ * Register it without a prefix (signed paths begin with /v1/). In its encapsulated scope it
+ * drops the inherited body parsers and installs one that hands the raw request stream to the
+ * handlers, so uploads of any type and size stream to disk without being buffered. Hooks
+ * the app adds at the root (session auth, rate limits, CSRF checks) would also run here:
+ * register those in the API's own scope, not the root.
+ */
+export async function embeddedStorePlugin(
+  instance: FastifyInstance,
+  options: EmbeddedStoreOptions,
+): Promise<void> {
+  const store = new ObjectFileStore(options.root, options.account);
+  await store.prepare();
+  const keys = [options.tempUrlKey];
+  const digests = options.allowedDigests ?? ['sha1', 'sha256', 'sha512'];
+  const origin = options.allowedOrigin ?? [];
+  const cors: CorsPolicy = { storeOrigins: typeof origin === 'string' ? [origin] : origin };
+
+  instance.removeAllContentTypeParsers();
+  instance.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  instance.setErrorHandler((error, request, reply) => {
+    // Fastify's own 4xx (e.g. an unparseable Content-Type) keep their status.
+    const { statusCode: status, message } = error as { statusCode?: number; message?: string };
+    if (status !== undefined && status >= 400 && status < 500) {
+      return reply
+        .code(status)
+        .headers(TEXT)
+        .send(`${message ?? 'Bad Request'}\n`);
+    }
+    request.log.error({ err: error }, 'embedded store failure');
+    return reply.code(500).headers(TEXT).send('Internal Server Error\n');
+  });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const parsed = parseStoreUrl(request.raw.url ?? '');
+    if (!parsed) return reply.code(400).headers(TEXT).send('Invalid path\n');
+    const { target, query } = parsed;
+    if (target.account !== options.account)
+      return reply.code(404).headers(TEXT).send('Not Found\n');
+    const nameProblem =
+      invalidContainerName(target.container) ?? (target.key ? invalidObjectName(target.key) : null);
+    if (nameProblem) {
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        reply.header('connection', 'close');
+      return reply.code(400).headers(TEXT).send(`${nameProblem}\n`);
+    }
+    const context: ObjectRequest = {
+      store,
+      keys,
+      digests,
+      cors,
+      target,
+      query,
+      container: await store.readContainer(target.container),
+    };
+
+    switch (request.method) {
+      case 'OPTIONS': {
+        const header = (name: string) => {
+          const value = request.headers[name];
+          return Array.isArray(value) ? value.join(', ') : value;
+        };
+        const result = preflight(cors, context.container, {
+          origin: header('origin'),
+          requestMethod: header('access-control-request-method'),
+          requestHeaders: header('access-control-request-headers'),
+        });
+        return reply.code(result.status).headers(result.headers).send();
+      }
+      case 'POST':
+        return formPost(request, reply, context);
+      case 'GET':
+      case 'HEAD':
+        // A container listing needs an auth token, which the embedded store never grants.
+        if (!target.key) return answer(request, reply, context, 401, TEXT, 'Unauthorized\n');
+        return serveObject(request, reply, context);
+      case 'PUT':
+        if (!target.key) return answer(request, reply, context, 401, TEXT, 'Unauthorized\n');
+        return storeObject(request, reply, context);
+      case 'DELETE':
+        if (!target.key) return answer(request, reply, context, 401, TEXT, 'Unauthorized\n');
+        return removeObject(request, reply, context);
+      default:
+        return answer(request, reply, context, 405, TEXT, 'Method Not Allowed\n');
+    }
+  };
+
+  instance.route({
+    method: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS'],
+    url: `/v1/${options.account}/*`,
+    exposeHeadRoute: false,
+    // Bodies never pass through a parser here; the limit only documents the largest object.
+    bodyLimit: MAX_OBJECT_BYTES,
+    handler,
+  });
+}
+
+const MULTIPART = /^multipart\/form-data\s*;.*boundary=/i;
+
+async function formPost(request: FastifyRequest, reply: FastifyReply, context: ObjectRequest) {
+  if (!MULTIPART.test(request.headers['content-type'] ?? '')) {
+    // Swift passes a POST that is not a form on to auth, which refuses it.
+    reply.header('connection', 'close');
+    return answer(request, reply, context, 401, TEXT, 'Unauthorized\n');
+  }
+  const result = await handleFormPost(request.raw, {
+    store: context.store,
+    target: context.target,
+    keys: context.keys,
+    allowedDigests: context.digests,
+    containerExists: context.container !== null,
+    onError: (error) => request.log.error({ err: error }, 'FormPost could not store a file'),
+  });
+  if (result.closeConnection) reply.header('connection', 'close');
+  return answer(request, reply, context, result.status, result.headers, result.body);
+}

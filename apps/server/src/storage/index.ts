@@ -1,0 +1,10 @@
+export * from './storage-driver';
+export {
+  createStorageDriver,
+  embeddedStoreRoot,
+  type StorageConfig,
+} from './create-storage-driver';
+export { loadEmbeddedTempUrlKey, EMBEDDED_TEMPURL_KEY_FILE } from './tempurl-key';
+export { embeddedStorePlugin, type EmbeddedStoreOptions } from './embedded/embedded-store-plugin';
+export { EmbeddedDriver } from './embedded/embedded-driver';
+export { SwiftDriver } from './swift/swift-driver';
