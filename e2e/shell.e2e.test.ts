@@ -107,8 +107,11 @@ describe('the shell', () => {
     const page = await signedIn('sender@example.com');
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('dialog').getByText('Are you sure you want to log out?').waitFor();
+    // The app leaves for /login at once and ends the session in the background; wait for that.
+    const loggedOut = page.waitForResponse((r) => r.url().endsWith('/api/logout/'));
     await page.getByRole('dialog').getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL('**/login');
+    expect((await loggedOut).status()).toBe(204);
 
     await page.goto(`${server.url}/sent`);
     await page.waitForURL('**/login?next=%2Fsent');

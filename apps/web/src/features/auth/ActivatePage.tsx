@@ -8,8 +8,7 @@ import { messages, type ActivationTokenCheck } from '@filerunner/protocol';
 import { ApiError } from '../../app/api-client';
 import { useApi } from '../../app/hooks';
 import { AuthLayout } from '../../components/AuthLayout';
-import { PasswordField } from '../../components/PasswordField';
-import { PasswordRequirementsList } from '../../components/PasswordRequirementsList';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { PhoneField } from '../../components/PhoneField';
 import { withLeadingPlus } from '../profile/profile-form';
 import { authApi } from './auth-api';
@@ -113,27 +112,15 @@ function ActivationForm(props: { uid: string; token: string; invitation: Activat
         onChange={setMobile}
         error={errors.mobile}
       />
-      <PasswordField
-        label="Password"
-        name="password"
-        autoComplete="new-password"
+      <NewPasswordFields
+        passwordLabel="Password"
         required
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={Boolean(errors.password)}
-        helperText={errors.password}
+        password={password}
+        confirm={confirm}
+        onPasswordChange={setPassword}
+        onConfirmChange={setConfirm}
+        errors={errors}
       />
-      <PasswordField
-        label="Confirm password"
-        name="password_confirm"
-        autoComplete="new-password"
-        required
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
-        error={Boolean(errors.password_confirm)}
-        helperText={errors.password_confirm}
-      />
-      <PasswordRequirementsList password={password} />
       <Button type="submit" variant="contained" fullWidth size="large" disabled={saving}>
         Save
       </Button>

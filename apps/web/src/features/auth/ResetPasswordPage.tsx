@@ -7,8 +7,7 @@ import { messages } from '@filerunner/protocol';
 import { ApiError } from '../../app/api-client';
 import { useApi } from '../../app/hooks';
 import { AuthLayout } from '../../components/AuthLayout';
-import { PasswordField } from '../../components/PasswordField';
-import { PasswordRequirementsList } from '../../components/PasswordRequirementsList';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { authApi } from './auth-api';
 import { checkPasswordPair, firstErrors } from './password-form';
 import { TokenCheckStatus } from './TokenCheckStatus';
@@ -59,26 +58,15 @@ export function ResetPasswordPage() {
           {(errors.token || errors.all) && (
             <Alert severity="error">{errors.token ?? errors.all}</Alert>
           )}
-          <PasswordField
-            label="New password"
-            name="password"
-            autoComplete="new-password"
+          <NewPasswordFields
+            passwordLabel="New password"
             autoFocus
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={Boolean(errors.password)}
-            helperText={errors.password}
+            password={password}
+            confirm={confirm}
+            onPasswordChange={setPassword}
+            onConfirmChange={setConfirm}
+            errors={errors}
           />
-          <PasswordField
-            label="Confirm password"
-            name="password_confirm"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            error={Boolean(errors.password_confirm)}
-            helperText={errors.password_confirm}
-          />
-          <PasswordRequirementsList password={password} />
           <Button type="submit" variant="contained" fullWidth size="large" disabled={saving}>
             Save
           </Button>
