@@ -60,6 +60,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[secret]' } },
     // Field names match the spec's paths exactly, trailing slash included.
     routerOptions: { ignoreTrailingSlash: false },
+    trustProxy: config.trustProxy,
   });
   const database = await openDatabase(config);
   const { db } = database;

@@ -28,6 +28,7 @@ const environment = z.object({
   DEMO_PASSWORD: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  TRUST_PROXY: z.string().default('false'),
   STORAGE_DRIVER: z.enum(['embedded', 'swift']).default('embedded'),
   EMBEDDED_STORE_TEMPURL_KEY: z.string().min(16).optional(),
   SWIFT_AUTH_URL: optionalUrl,
@@ -70,6 +71,11 @@ export type Config = Readonly<{
   demoPassword: string | undefined;
   logLevel: z.infer<typeof environment>['LOG_LEVEL'];
   webDist: string;
+  /**
+   * Fastify's trustProxy: false, true, a hop count, or addresses/CIDRs of the proxies whose
+   * X-Forwarded-For is believed (rate limits count per client address).
+   */
+  trustProxy: boolean | number | string[];
   storage: StorageSettings;
 }>;
 
@@ -103,8 +109,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     storage,
   });
+}
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(/[\s,]+/).filter(Boolean);
 }
 
 function storageSettings(e: z.infer<typeof environment>): StorageSettings {
