@@ -60,7 +60,11 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[secret]' } },
     // Field names match the spec's paths exactly, trailing slash included.
     routerOptions: { ignoreTrailingSlash: false },
-    trustProxy: config.trustProxy,
+    // A hop count means: trust that many proxies in front of us (Fastify's types lack the number form).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   });
   const database = await openDatabase(config);
   const { db } = database;
