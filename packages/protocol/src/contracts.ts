@@ -22,6 +22,8 @@ export const adminMessages = {
   invalidEmail: 'Enter a valid email address.',
   cannotRemoveSelf: 'You cannot remove yourself from the contract.',
   cannotDemoteSelf: 'You cannot remove your own admin permission.',
+  storageGroupNameRequired: 'Storage location name is required',
+  storageGroupDuplicate: 'Storage location names must be different',
 } as const;
 
 const required = z.string(adminMessages.required).trim().min(1, adminMessages.required);
@@ -85,6 +87,24 @@ export const notificationRow = z.object(
   adminMessages.notificationFields,
 );
 
+/** A contract's storage locations, as a whole list: ids keep (and rename), no id creates. */
+export const storageAppGroupsField = z
+  .array(
+    z.object({
+      id: z.number().int().positive().optional(),
+      name: z
+        .string(adminMessages.storageGroupNameRequired)
+        .trim()
+        .min(1, adminMessages.storageGroupNameRequired)
+        .max(50),
+    }),
+  )
+  .max(20)
+  .refine(
+    (groups) => new Set(groups.map((g) => g.name.toLowerCase())).size === groups.length,
+    adminMessages.storageGroupDuplicate,
+  );
+
 export const contractSettingsRequest = z.object({
   can_add_ad_hoc: z.boolean().optional(),
   pin_verification: z.enum(pinVerificationModes).optional(),
@@ -92,6 +112,7 @@ export const contractSettingsRequest = z.object({
   can_extend_expiry: z.boolean().optional(),
   number_of_upload_workers: z.number().int().min(1).max(50).optional(),
   use_slab_files: z.boolean().optional(),
+  storage_app_groups: storageAppGroupsField.optional(),
 });
 
 export const reportPeriods = ['7', '30', '90', '180', 'custom'] as const;

@@ -273,3 +273,21 @@ export const jobs = pgTable(
       .where(sql`${t.doneAt} is null`),
   ],
 );
+
+/**
+ * A storage location a contract's senders may pick for a package (the spec's storage app group).
+ * Each has its own container, so its objects can be placed, kept and removed apart.
+ */
+export const storageAppGroups = pgTable(
+  'storage_app_groups',
+  {
+    id: serial().primaryKey(),
+    contractId: integer()
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    container: text().notNull().unique(),
+    createdAt: now(),
+  },
+  (t) => [index('storage_app_groups_contract').on(t.contractId)],
+);

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Contract, Membership } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { contracts, groupMembers, groups, memberships } from '../../db/schema';
+import { storageGroupsOf } from './settings.service';
 
 /** The contracts a user is an enabled member of, with their permissions and settings. */
 export async function contractsOfUser(db: Database, userId: number): Promise<Contract[]> {
@@ -17,6 +18,10 @@ export async function contractsOfUser(db: Database, userId: number): Promise<Con
       ),
     )
     .orderBy(asc(contracts.name), asc(contracts.id));
+  const storageGroups = await storageGroupsOf(
+    db,
+    rows.map((r) => r.contract.id),
+  );
   return rows.map(({ contract, membership }) => ({
     id: contract.id,
     slug: contract.slug,
@@ -24,7 +29,7 @@ export async function contractsOfUser(db: Database, userId: number): Promise<Con
     service_id: contract.serviceId,
     permissions: { send: membership.send, admin: membership.admin },
     settings: contract.settings,
-    storage_app_groups: [],
+    storage_app_groups: storageGroups.get(contract.id) ?? [],
   }));
 }
 

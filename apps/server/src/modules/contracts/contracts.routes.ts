@@ -23,11 +23,8 @@ export async function contractsRoutes(app: FastifyInstance, opts: { ctx: AppCont
 
   app.post('/contracts/:slug/settings/', async (request) => {
     const { contract } = await adminOf(ctx.db, requireUser(request), slugParam(request));
-    const settings = await updateContractSettings(
-      ctx,
-      contract,
-      parse(contractSettingsRequest, request.body),
-    );
-    return { detail: adminMessages.settingsUpdated, settings };
+    const input = parse(contractSettingsRequest, request.body);
+    const saved = await updateContractSettings(ctx, contract, input);
+    return { detail: adminMessages.settingsUpdated, ...saved };
   });
 }

@@ -10,7 +10,7 @@ import {
   uniqueEmail,
   type TestServer,
 } from '../../../test/harness';
-import { packageRecipients, packages } from '../../db/schema';
+import { packageRecipients, packages, storageAppGroups } from '../../db/schema';
 import { addMember } from './contracts.service';
 
 let server: TestServer;
@@ -281,5 +281,57 @@ describe('settings', () => {
       400,
     );
     expect((await api('POST', 'settings/', { number_of_upload_workers: 51 })).statusCode).toBe(400);
+  });
+
+  it('keeps the storage locations as a whole list, each with a container in storage', async () => {
+    const created = await api('POST', 'settings/', {
+      storage_app_groups: [{ name: 'London' }, { name: 'Sydney' }],
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const groups = created.json().storage_app_groups as { id: number; name: string }[];
+    expect(groups.map((g) => g.name)).toEqual(['London', 'Sydney']);
+    const rows = await server.ctx.db.select().from(storageAppGroups);
+    for (const row of rows) {
+      // The container exists: a signed PUT into it is stored.
+      const url = server.ctx.storage.signTempUrl({
+        method: 'PUT',
+        container: row.container,
+        key: 'probe',
+        expires: Math.floor(Date.now() / 1000) + 60,
+      }).url;
+      const put = await server.app.inject({
+        method: 'PUT',
+        url: new URL(url).pathname + new URL(url).search,
+        payload: 'x',
+      });
+      expect(put.statusCode).toBe(201);
+    }
+
+    const london = groups.find((g) => g.name === 'London')!;
+    const renamed = await api('POST', 'settings/', {
+      storage_app_groups: [{ id: london.id, name: 'London 2' }],
+    });
+    expect(renamed.json().storage_app_groups).toEqual([{ id: london.id, name: 'London 2' }]);
+    const [contract] = (
+      await server.app.inject({ method: 'GET', url: '/api/contracts/', headers: fx.admin.headers })
+    ).json();
+    expect(contract.storage_app_groups).toEqual([{ id: london.id, name: 'London 2' }]);
+
+    expect(
+      (
+        await api('POST', 'settings/', { storage_app_groups: [{ name: 'A' }, { name: 'a ' }] })
+      ).json(),
+    ).toEqual({
+      storage_app_groups: [adminMessages.storageGroupDuplicate],
+    });
+    expect(
+      (await api('POST', 'settings/', { storage_app_groups: [{ name: ' ' }] })).json(),
+    ).toEqual({
+      storage_app_groups: [adminMessages.storageGroupNameRequired],
+    });
+    expect(
+      (await api('POST', 'settings/', { storage_app_groups: [{ id: 999999, name: 'X' }] }))
+        .statusCode,
+    ).toBe(400);
   });
 });
