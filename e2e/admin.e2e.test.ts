@@ -231,6 +231,32 @@ describe('the Settings screen', () => {
     expect(await field(page, 'Email').inputValue()).toBe('ops@example.com');
   });
 
+  it('keeps the storage locations the admin adds and removes', async () => {
+    const names = page.getByRole('textbox', { name: 'Location name', exact: true });
+    const values = async () => Promise.all((await names.all()).map((n) => n.inputValue()));
+    await page.getByRole('button', { name: 'Add storage location' }).click();
+    await page.getByRole('button', { name: 'Add storage location' }).click();
+    await names.nth(0).fill('Europe');
+    await names.nth(1).fill(' europe ');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Storage location names must be different');
+    await names.nth(1).fill('Americas');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Settings updated successfully');
+
+    await page.reload();
+    await names.nth(1).waitFor();
+    expect((await values()).sort()).toEqual(['Americas', 'Europe']);
+    const [, kept] = await values();
+    await page.getByRole('button', { name: 'Remove storage location 1' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Settings updated successfully');
+
+    await page.reload();
+    await names.first().waitFor();
+    expect(await values()).toEqual([kept]);
+  });
+
   it('warns before leaving with unsaved changes', async () => {
     await page.getByRole('radio', { name: 'adhoc' }).check();
     await page.getByRole('link', { name: 'Inbox', exact: true }).click();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limits } from './limits';
 
 /** Strings of the users, groups, settings, branding and export screens (spec 000 sections 5, 8). */
 export const adminMessages = {
@@ -96,10 +97,10 @@ export const storageAppGroupsField = z
         .string(adminMessages.storageGroupNameRequired)
         .trim()
         .min(1, adminMessages.storageGroupNameRequired)
-        .max(50),
+        .max(limits.storageGroupNameMax),
     }),
   )
-  .max(20)
+  .max(limits.storageGroupsMax)
   .refine(
     (groups) => new Set(groups.map((g) => g.name.toLowerCase())).size === groups.length,
     adminMessages.storageGroupDuplicate,
@@ -110,7 +111,7 @@ export const contractSettingsRequest = z.object({
   pin_verification: z.enum(pinVerificationModes).optional(),
   notifications: z.array(notificationRow).max(50).optional(),
   can_extend_expiry: z.boolean().optional(),
-  number_of_upload_workers: z.number().int().min(1).max(50).optional(),
+  number_of_upload_workers: z.number().int().min(1).max(limits.uploadWorkersMax).optional(),
   use_slab_files: z.boolean().optional(),
   storage_app_groups: storageAppGroupsField.optional(),
 });

@@ -17,6 +17,9 @@ export const limits = {
   collapseWidthPx: 1280,
   preferredCountries: ['gb', 'us', 'au'] as readonly string[],
   userSearchMinChars: 3,
+  uploadWorkersMax: 50,
+  storageGroupsMax: 20,
+  storageGroupNameMax: 50,
 } as const;
 
 /** The header every mutating call made with a session cookie must carry (the CSRF guard). */

@@ -40,4 +40,20 @@ describe('projects slice', () => {
     expect(next.contracts[0]?.settings).toBeUndefined();
     expect(next.status).toBe('fulfilled');
   });
+
+  it('takes saved storage locations too, and keeps them when the answer has none', () => {
+    const loaded = projectsReducer(
+      undefined,
+      loadContracts.fulfilled({ contracts, remembered: null }, 'req'),
+    );
+    const settings = { pin_verification: 'all' } as Contract['settings'];
+    const storage_app_groups = [{ id: 7, name: 'Europe' }];
+    const saved = projectsReducer(
+      loaded,
+      contractSettingsReceived({ slug: 'beta', settings, storage_app_groups }),
+    );
+    expect(saved.contracts[1]?.storage_app_groups).toEqual(storage_app_groups);
+    const next = projectsReducer(saved, contractSettingsReceived({ slug: 'beta', settings }));
+    expect(next.contracts[1]?.storage_app_groups).toEqual(storage_app_groups);
+  });
 });

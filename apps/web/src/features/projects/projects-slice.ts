@@ -44,16 +44,25 @@ const projectsSlice = createSlice({
       }
     },
     /**
-     * The settings the server saved, as `POST /contracts/{slug}/settings/` answers them. Taken
-     * from that answer rather than by reloading the list, which would put the shell back behind
-     * the loading splash and drop the form the admin is on.
+     * The settings the server saved, as `POST /contracts/{slug}/settings/` answers them, and
+     * the storage locations when given. Taken from that answer rather than by reloading the
+     * list, which would put the shell back behind the loading splash and drop the form the admin
+     * is on.
      */
     contractSettingsReceived(
       state,
-      action: PayloadAction<{ slug: string; settings: ContractSettings }>,
+      action: PayloadAction<{
+        slug: string;
+        settings: ContractSettings;
+        storage_app_groups?: Contract['storage_app_groups'];
+      }>,
     ) {
       const contract = state.contracts.find((c) => c.slug === action.payload.slug);
-      if (contract) contract.settings = action.payload.settings;
+      if (!contract) return;
+      contract.settings = action.payload.settings;
+      if (action.payload.storage_app_groups) {
+        contract.storage_app_groups = action.payload.storage_app_groups;
+      }
     },
   },
   extraReducers: (builder) => {

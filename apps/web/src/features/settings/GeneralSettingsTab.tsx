@@ -21,6 +21,7 @@ import { firstErrors } from '../auth/password-form';
 import { contractSettingsReceived } from '../projects/projects-slice';
 import { NotificationRows } from './NotificationRows';
 import { settingsApi } from './settings-api';
+import { StorageGroupRows } from './StorageGroupRows';
 import {
   formOf,
   hasProblems,
@@ -65,7 +66,8 @@ const pinHelp: Record<PinMode, string> = {
 
 /**
  * The General tab. The switches save as soon as they change and go back if the save fails
- * (spec); the PIN mode, upload workers and notification rows save with the Save button.
+ * (spec); the PIN mode, upload workers, notification rows and storage locations save with the
+ * Save button.
  */
 export function GeneralSettingsTab({ contract }: { contract: Contract }) {
   const api = useApi();
@@ -74,12 +76,12 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
   const saved = contract.settings;
   // While a switch's save is in flight it shows what the admin asked for.
   const [pending, setPending] = useState<Partial<Record<SwitchKey, boolean>>>({});
-  const [form, setForm] = useState<SettingsForm>(() => formOf(saved));
+  const [form, setForm] = useState<SettingsForm>(() => formOf(contract));
   const [attempted, setAttempted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
 
-  const dirty = settingsFormDirty(form, saved);
+  const dirty = settingsFormDirty(form, contract);
   const problems = attempted ? settingsFormProblems(form) : null;
   const set = (change: Partial<SettingsForm>) => setForm((f) => ({ ...f, ...change }));
 
@@ -104,9 +106,20 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
     const rowsChanged = notificationsChanged(form, saved);
     setSaving(true);
     try {
-      const answer = await settingsApi.save(api, contract.slug, settingsBody(form));
-      dispatch(contractSettingsReceived({ slug: contract.slug, settings: answer.settings }));
-      setForm(formOf(answer.settings));
+      const answer = await settingsApi.save(api, contract.slug, settingsBody(form, contract));
+      dispatch(
+        contractSettingsReceived({
+          slug: contract.slug,
+          settings: answer.settings,
+          storage_app_groups: answer.storage_app_groups,
+        }),
+      );
+      setForm(
+        formOf({
+          settings: answer.settings,
+          storage_app_groups: answer.storage_app_groups ?? contract.storage_app_groups,
+        }),
+      );
       setAttempted(false);
       toast({ severity: 'success', message: settingsMessages.updated });
     } catch (error) {
@@ -186,6 +199,13 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
         error={problems?.notifications ?? serverErrors.notifications}
         onChange={(notifications) => set({ notifications })}
       />
+      <Divider sx={{ my: 3 }} />
+      <StorageGroupRows
+        rows={form.storage_app_groups}
+        problems={problems?.storageRows ?? null}
+        error={problems?.storage_app_groups ?? serverErrors.storage_app_groups}
+        onChange={(storage_app_groups) => set({ storage_app_groups })}
+      />
       <Stack direction="row" spacing={1} sx={{ mt: 3 }}>
         <Button type="submit" variant="contained" disabled={saving || !dirty}>
           Save
@@ -193,7 +213,7 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
         <Button
           disabled={saving || !dirty}
           onClick={() => {
-            setForm(formOf(saved));
+            setForm(formOf(contract));
             setAttempted(false);
             setServerErrors({});
           }}

@@ -8,9 +8,13 @@ import {
   settingsBody,
   settingsFormDirty,
   settingsFormProblems,
+  storageGroupProblems,
+  storageGroupsChanged,
+  type SavedSettings,
+  type StorageGroupDraft,
 } from './settings-form';
 
-const saved: ContractSettings = {
+const settings: ContractSettings = {
   number_of_upload_workers: 10,
   use_slab_files: true,
   can_add_ad_hoc: false,
@@ -18,6 +22,7 @@ const saved: ContractSettings = {
   can_extend_expiry: false,
   notifications: [{ name: 'Ops', email: 'ops@example.com', enabled: true }],
 };
+const saved: SavedSettings = { settings, storage_app_groups: [{ id: 4, name: 'Europe' }] };
 
 describe('the general settings form', () => {
   it('starts from the saved settings and is not dirty', () => {
@@ -33,8 +38,8 @@ describe('the general settings form', () => {
     expect(settingsFormDirty({ ...form, number_of_upload_workers: '11' }, saved)).toBe(true);
     const added = [...form.notifications, { key: 9, name: '', email: '', enabled: true }];
     expect(settingsFormDirty({ ...form, notifications: added }, saved)).toBe(true);
-    expect(notificationsChanged({ ...form, notifications: added }, saved)).toBe(true);
-    expect(notificationsChanged({ ...form, pin_verification: 'all' }, saved)).toBe(false);
+    expect(notificationsChanged({ ...form, notifications: added }, settings)).toBe(true);
+    expect(notificationsChanged({ ...form, pin_verification: 'all' }, settings)).toBe(false);
   });
 
   it('needs both name and email on every notification row', () => {
@@ -53,6 +58,38 @@ describe('the general settings form', () => {
     ]);
     const onlyInvalid = settingsFormProblems({ ...form, notifications: rows.slice(2) });
     expect(onlyInvalid.notifications).toBe('Enter a valid email address.');
+  });
+
+  it('needs a name on every storage location', () => {
+    const rows: StorageGroupDraft[] = [
+      { key: 0, id: 4, name: 'Europe' },
+      { key: 1, name: '  ' },
+      { key: 2, name: 'europe' },
+    ];
+    expect(storageGroupProblems(rows)).toEqual({
+      message: 'Storage location name is required',
+      rows: [true, true, true],
+    });
+    const problems = settingsFormProblems({ ...formOf(saved), storage_app_groups: rows });
+    expect(problems.storage_app_groups).toBe('Storage location name is required');
+    expect(hasProblems(problems)).toBe(true);
+  });
+
+  it('needs different storage location names, ignoring case and outer spaces', () => {
+    const rows: StorageGroupDraft[] = [
+      { key: 0, id: 4, name: 'Europe' },
+      { key: 1, name: 'Americas' },
+      { key: 2, name: ' EUROPE ' },
+    ];
+    expect(storageGroupProblems(rows)).toEqual({
+      message: 'Storage location names must be different',
+      rows: [true, false, true],
+    });
+    const distinct = [...rows.slice(0, 2), { key: 2, name: 'Europe West' }];
+    expect(storageGroupProblems(distinct)).toEqual({ rows: [false, false, false] });
+    expect(storageGroupProblems([])).toEqual({ rows: [] });
+    const form = { ...formOf(saved), storage_app_groups: distinct };
+    expect(hasProblems(settingsFormProblems(form))).toBe(false);
   });
 
   it('takes 1 to 50 upload workers', () => {
@@ -76,11 +113,34 @@ describe('the general settings form', () => {
       number_of_upload_workers: ' 12 ',
       notifications: [{ key: 0, name: ' Ops ', email: ' ops@example.com ', enabled: false }],
     };
-    expect(settingsBody(form)).toEqual({
+    expect(settingsBody(form, saved)).toEqual({
       pin_verification: 'none',
       number_of_upload_workers: 12,
       notifications: [{ name: 'Ops', email: 'ops@example.com', enabled: false }],
     });
+  });
+
+  it('sends the whole list of storage locations, trimmed, only when it changed', () => {
+    const form = formOf(saved);
+    expect(form.storage_app_groups).toEqual([{ key: 0, id: 4, name: 'Europe' }]);
+    expect(storageGroupsChanged(form, saved)).toBe(false);
+    const storage_app_groups = [
+      { key: 0, id: 4, name: ' Europe (Frankfurt) ' },
+      { key: 1, name: ' Americas ' },
+    ];
+    const changed = { ...form, storage_app_groups };
+    expect(storageGroupsChanged(changed, saved)).toBe(true);
+    expect(settingsFormDirty(changed, saved)).toBe(true);
+    expect(settingsBody(changed, saved).storage_app_groups).toEqual([
+      { id: 4, name: 'Europe (Frankfurt)' },
+      { name: 'Americas' },
+    ]);
+    const removed = { ...form, storage_app_groups: [] };
+    expect(settingsFormDirty(removed, saved)).toBe(true);
+    expect(settingsBody(removed, saved).storage_app_groups).toEqual([]);
+    const retyped = { ...form, storage_app_groups: [{ key: 0, id: 4, name: ' Europe ' }] };
+    expect(storageGroupsChanged(retyped, saved)).toBe(false);
+    expect(settingsBody(retyped, saved)).not.toHaveProperty('storage_app_groups');
   });
 
   it('names the failure after what was being saved', () => {
