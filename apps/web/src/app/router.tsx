@@ -1,6 +1,5 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { ActivityPage } from '../features/activity/ActivityPage';
 import { ActivatePage } from '../features/auth/ActivatePage';
 import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { LoginPage } from '../features/auth/LoginPage';
@@ -9,9 +8,7 @@ import { DebugPage } from '../features/debug/DebugPage';
 import { DebugToolPage } from '../features/debug/DebugToolPage';
 import { ExternalPackagePage } from '../features/external/ExternalPackagePage';
 import { InboxPage } from '../features/inbox/InboxPage';
-import { ProfilePage } from '../features/profile/ProfilePage';
 import { SentPage } from '../features/sent/SentPage';
-import { SettingsPage } from '../features/settings/SettingsPage';
 import { SharePage } from '../features/share/SharePage';
 import { AppRoot } from '../features/shell/AppRoot';
 import { BRANDING_PREFIX } from '../features/shell/navigation';
@@ -22,7 +19,22 @@ import { RequirePermission } from '../features/shell/RequirePermission';
 import { RequireProjects } from '../features/shell/RequireProjects';
 import { RouteErrorPage } from '../features/shell/RouteErrorPage';
 import { ShellLayout } from '../features/shell/ShellLayout';
-import { UsersPage } from '../features/users/UsersPage';
+
+/**
+ * A screen loaded on first visit: the admin screens and the profile are kept out of the bundle
+ * every user downloads at the login page.
+ */
+function onDemand<K extends string>(load: () => Promise<Record<K, () => ReactNode>>, name: K) {
+  const Screen = lazy(async () => {
+    const screen: () => ReactNode = (await load())[name];
+    return { default: screen };
+  });
+  return (
+    <Suspense fallback={null}>
+      <Screen />
+    </Suspense>
+  );
+}
 
 const admin = (element: ReactNode) => (
   <RequirePermission permission="admin">{element}</RequirePermission>
@@ -41,10 +53,22 @@ const mainScreens: RouteObject[] = [
       </RequirePermission>
     ),
   },
-  { path: 'activity', element: admin(<ActivityPage />) },
-  { path: 'users', element: admin(<UsersPage />) },
-  { path: 'settings/:slug?/:tab?', element: admin(<SettingsPage />) },
-  { path: 'profile/:tab?', element: <ProfilePage /> },
+  {
+    path: 'activity',
+    element: admin(onDemand(() => import('../features/activity/ActivityPage'), 'ActivityPage')),
+  },
+  {
+    path: 'users',
+    element: admin(onDemand(() => import('../features/users/UsersPage'), 'UsersPage')),
+  },
+  {
+    path: 'settings/:slug?/:tab?',
+    element: admin(onDemand(() => import('../features/settings/SettingsPage'), 'SettingsPage')),
+  },
+  {
+    path: 'profile/:tab?',
+    element: onDemand(() => import('../features/profile/ProfilePage'), 'ProfilePage'),
+  },
 ];
 
 export const routes: RouteObject[] = [
