@@ -66,7 +66,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
   });
-  const database = await openDatabase(config);
+  const database = await openDatabase({
+    ...config,
+    onIdleError: (error) => app.log.warn({ err: error }, 'idle database connection lost'),
+  });
   const { db } = database;
 
   const transport = config.smtpUrl

@@ -31,9 +31,13 @@ const MIGRATION_LOCK = 727_001;
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  onIdleError?: (error: Error) => void;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server drops (restart, failover) must not crash the process; the
+    // pool replaces it on the next query.
+    pool.on('error', (error) => options.onIdleError?.(error));
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
     const lock = await pool.connect();
     try {

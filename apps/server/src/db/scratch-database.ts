@@ -20,5 +20,18 @@ export async function createScratchDatabase(
   await run(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+  const drop = async () => {
+    // Connections the app just closed may still be saying goodbye; forcing at once would
+    // kill them mid-way, so wait for them a little first.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        return await run(`drop database if exists ${name}`);
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006') throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await run(`drop database if exists ${name} with (force)`);
+  };
+  return { url: url.toString(), drop };
 }
