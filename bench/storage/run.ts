@@ -90,10 +90,12 @@ async function curl(
   } satisfies Transfer;
 }
 
+const hundredths = (v: number) => Math.round(v * 100) / 100;
+
 function summary(values: readonly number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
-  const round = (v: number) => Math.round(v * 100) / 100;
+  const round = hundredths;
   return { median: round(median), min: round(sorted[0] ?? NaN), max: round(sorted.at(-1) ?? NaN) };
 }
 
@@ -159,7 +161,10 @@ async function main(): Promise<void> {
     report[`embedded_${bigBytes / MiB}_mib`] = {
       put_mb_per_s: Math.round(bigPut.mbPerSecond),
       get_mb_per_s: Math.round(bigGet.mbPerSecond),
-      server_cpu_seconds: { put: bigPut.serverCpuSeconds, get: bigGet.serverCpuSeconds },
+      server_cpu_seconds: {
+        put: bigPut.serverCpuSeconds === null ? null : hundredths(bigPut.serverCpuSeconds),
+        get: bigGet.serverCpuSeconds === null ? null : hundredths(bigGet.serverCpuSeconds),
+      },
       server_rss_before_mib: Math.round(rssBefore / MiB),
       server_peak_rss_mib: Math.round((await peakRss(freshPids)) / MiB),
     };
