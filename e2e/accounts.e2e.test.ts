@@ -11,7 +11,7 @@ import {
   type RunningServer,
   type Site,
 } from './harness';
-import { field, freshPage, location, logIn, see } from './pages';
+import { field, freshPage, location, logIn, PNG, see } from './pages';
 
 // One person's account from invitation to reset: a contract created by the operator CLI invites
 // its project admin by mail, and everything after that happens in the browser.
@@ -19,12 +19,6 @@ const ADMIN = 'ada@acme.test';
 const FIRST_PASSWORD = 'First-Pass1!';
 const SECOND_PASSWORD = 'Second-Pass2@';
 const THIRD_PASSWORD = 'Third-Pass3#';
-
-// A 1x1 transparent PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-);
 
 let site: Site;
 let server: RunningServer;

@@ -12,18 +12,12 @@ import {
   type RunningServer,
   type Site,
 } from './harness';
-import { field, freshPage, logIn, see } from './pages';
+import { field, freshPage, logIn, PNG, see } from './pages';
 
 // The demo contract's project admin at work: users and groups, settings, branding, activity.
 const NEW_USER = 'nora.new@example.test';
 const NEW_PASSWORD = 'Nora-Pass1!';
 const EXTERNAL_USER = 'partner@external.test';
-
-// A 1x1 transparent PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-);
 
 let site: Site;
 let server: RunningServer;

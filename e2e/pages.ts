@@ -32,3 +32,9 @@ export async function freshPage(browser: Browser): Promise<Page> {
   context.setDefaultTimeout(15_000);
   return context.newPage();
 }
+
+/** A 1x1 transparent PNG, for avatar and logo uploads. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
