@@ -11,6 +11,7 @@ import { databaseAnswers, openDatabase } from './db/client';
 import { installAuth } from './http/auth';
 import { ApiError } from './http/errors';
 import { installErrorHandler } from './http/error-handler';
+import { ExpirySweeper } from './jobs/expiry-sweeper';
 import { JobRunner } from './jobs/job-runner';
 import { enqueueMail, OutboxSender } from './jobs/outbox-sender';
 import { activityReportHandler, REPORT_JOB } from './modules/activity/activity-report';
@@ -38,6 +39,7 @@ export interface BuiltApp {
   ctx: AppContext;
   outbox: OutboxSender;
   jobs: JobRunner;
+  expirySweeper: ExpirySweeper;
 }
 
 /** Fields that must never reach a log line. */
@@ -94,6 +96,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     });
   }
   const jobs = new JobRunner(db, app.log);
+  const expirySweeper = new ExpirySweeper(db, config, app.log);
   jobs.register(REPORT_JOB, activityReportHandler(config));
   const ctx: AppContext = {
     config,
@@ -150,12 +153,13 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   serveWebApp(app, config.webDist);
 
   app.addHook('onClose', async () => {
+    await expirySweeper.stop();
     await jobs.stop();
     await outbox.stop();
     await storage.close();
     await database.close();
   });
-  return { app, ctx, outbox, jobs };
+  return { app, ctx, outbox, jobs, expirySweeper };
 }
 
 const EMBEDDED_ACCOUNT = 'AUTH_filerunner';

@@ -5,7 +5,7 @@ import { DEMO_USERS, seedDemo } from './seed/demo';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { app, ctx, outbox, jobs } = await buildApp(config);
+  const { app, ctx, outbox, jobs, expirySweeper } = await buildApp(config);
 
   if (config.seedDemo) {
     const demo = await seedDemo(ctx);
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
 
   outbox.start();
   jobs.start();
+  expirySweeper.start();
   closeWithGrace({ delay: 10_000 }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     await app.close();

@@ -20,6 +20,8 @@ export const limits = {
   uploadWorkersMax: 50,
   storageGroupsMax: 20,
   storageGroupNameMax: 50,
+  /** A package within this many hours of its expiry is 'Expiring'. */
+  expiringSoonHours: 24,
 } as const;
 
 /** The header every mutating call made with a session cookie must carry (the CSRF guard). */

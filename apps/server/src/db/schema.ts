@@ -229,8 +229,15 @@ export const packages = pgTable(
     validFrom: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     sentAt: now(),
+    /** When the contract's notification list was told this package is about to expire. */
+    expiryNotifiedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [index('packages_contract_sent').on(t.contractId, t.sentAt)],
+  (t) => [
+    index('packages_contract_sent').on(t.contractId, t.sentAt),
+    index('packages_expiring')
+      .on(t.expiresAt)
+      .where(sql`${t.expiryNotifiedAt} is null`),
+  ],
 );
 
 /** Who a package was sent to: a user of the contract, or an ad-hoc address. */

@@ -33,7 +33,7 @@ export async function notifyContractWatchers(
         '',
         `Hello ${watcher.name},`,
         '',
-        `In ${contract.name}, the package "${pkg.name}" sent by ${pkg.senderName} was ${event === 'expiring' ? 'about to expire' : event}.`,
+        `In ${contract.name}, the package "${pkg.name}" sent by ${pkg.senderName} ${event === 'expiring' ? 'is about to expire' : `was ${event}`}.`,
         ...(pkg.detail ? ['', pkg.detail] : []),
         '',
         'You receive this because you are on the notification list of this contract.',

@@ -1,0 +1,2 @@
+ALTER TABLE "packages" ADD COLUMN "expiry_notified_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "packages_expiring" ON "packages" USING btree ("expires_at") WHERE "packages"."expiry_notified_at" is null;

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { contractFixture, startTestServer, type TestServer } from '../../test/harness';
+import { contracts, defaultContractSettings, packages } from '../db/schema';
+
+let server: TestServer;
+let fx: Awaited<ReturnType<typeof contractFixture>>;
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  fx = await contractFixture(server);
+  await server.ctx.db
+    .update(contracts)
+    .set({
+      settings: {
+        ...defaultContractSettings,
+        notifications: [{ name: 'Watch', email: 'expiry-watch@example.com', enabled: true }],
+      },
+    })
+    .where(eq(contracts.id, fx.contract.id));
+  const add = (name: string, expiresInHours: number) =>
+    server.ctx.db.insert(packages).values({
+      slug: `${name}-${fx.contract.id}`,
+      contractId: fx.contract.id,
+      senderId: fx.sender.user.id,
+      name,
+      validFrom: new Date(Date.now() - 48 * HOUR),
+      expiresAt: new Date(Date.now() + expiresInHours * HOUR),
+    });
+  await add('Soon gone', 12);
+  await add('Plenty of time', 72);
+  await add('Already expired', -1);
+});
+afterAll(() => server.close());
+
+describe('expiry sweep', () => {
+  it('tells the notification list once about each package in its last day', async () => {
+    expect(await server.expirySweeper.sweep()).toBe(1);
+    const mail = await server.waitForMail((m) =>
+      JSON.stringify(m.to).includes('expiry-watch@example.com'),
+    );
+    expect(mail.subject).toBe('Package expiring soon: Soon gone');
+    expect(mail.text).toContain('sent by Test User');
+
+    expect(await server.expirySweeper.sweep()).toBe(0);
+    await server.outbox.drain();
+    const toWatcher = (await server.mails()).filter((m) =>
+      JSON.stringify(m.to).includes('expiry-watch'),
+    );
+    expect(toWatcher).toHaveLength(1);
+  });
+});

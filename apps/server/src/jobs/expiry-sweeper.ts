@@ -1,0 +1,70 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { limits } from '@filerunner/protocol';
+import type { Config } from '../config';
+import { queryRows, type Database } from '../db/client';
+import { contracts, packages, users } from '../db/schema';
+import { notifyContractWatchers } from '../modules/activity/package-notifications';
+import { PollingWorker } from './polling-worker';
+
+const SWEEP_MS = 5 * 60_000;
+
+/**
+ * Tells each contract's notification list once about every package entering its last
+ * `expiringSoonHours`. A package is marked in the same transaction that queues the mails, and
+ * rows are taken with SKIP LOCKED, so several nodes never announce a package twice.
+ */
+export class ExpirySweeper {
+  private readonly worker: PollingWorker;
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: Config,
+    log: FastifyBaseLogger,
+  ) {
+    this.worker = new PollingWorker('expiry sweep', () => this.sweep(), log, SWEEP_MS);
+  }
+
+  start(): void {
+    this.worker.start();
+  }
+
+  stop(): Promise<void> {
+    return this.worker.stop();
+  }
+
+  /** Announces the packages expiring soon that were not announced yet; returns how many. */
+  async sweep(): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const due = await queryRows<{ id: number }>(
+        tx,
+        sql`
+        update ${packages} set expiry_notified_at = now()
+        where id in (
+          select id from ${packages}
+          where expiry_notified_at is null and expires_at > now()
+            and expires_at <= now() + make_interval(hours => ${limits.expiringSoonHours})
+          order by expires_at limit 100 for update skip locked)
+        returning id`,
+      );
+      for (const { id } of due) {
+        const [row] = await tx
+          .select({ pkg: packages, contract: contracts, sender: users })
+          .from(packages)
+          .innerJoin(contracts, eq(contracts.id, packages.contractId))
+          .leftJoin(users, eq(users.id, packages.senderId))
+          .where(eq(packages.id, id));
+        if (!row) continue;
+        const senderName = row.sender
+          ? `${row.sender.firstName} ${row.sender.lastName}`.trim() || row.sender.email
+          : 'a former member';
+        await notifyContractWatchers(tx, this.config, row.contract, 'expiring', {
+          name: row.pkg.name,
+          senderName,
+          detail: `It expires at ${row.pkg.expiresAt.toISOString()}.`,
+        });
+      }
+      return due.length;
+    });
+  }
+}
