@@ -85,16 +85,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       setTimeout(() => outbox.wake(), 50).unref();
     },
   };
-  const storage = await openStorage(config);
-  if (storage.kind === 'embedded') {
-    // The embedded store answers at /v1/... beside the API, as a Swift proxy would.
-    await app.register(embeddedStorePlugin, {
-      root: embeddedStoreRoot(config.dataDir),
-      account: EMBEDDED_ACCOUNT,
-      tempUrlKey: await embeddedTempUrlKey(config),
-      allowedOrigin: config.publicUrl,
-    });
-  }
+  const storage =
+    config.storage.driver === 'embedded'
+      ? await openEmbeddedStore(app, config, config.storage.tempUrlKey)
+      : await openSwift(config, config.storage);
   const jobs = new JobRunner(db, app.log);
   const expirySweeper = new ExpirySweeper(db, config, app.log);
   jobs.register(REPORT_JOB, activityReportHandler(config));
@@ -164,33 +158,43 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
 const EMBEDDED_ACCOUNT = 'AUTH_filerunner';
 
-function embeddedTempUrlKey(config: Config): Promise<string> {
-  const override = config.storage.driver === 'embedded' ? config.storage.tempUrlKey : undefined;
-  return loadEmbeddedTempUrlKey(config.dataDir, override);
+/**
+ * The embedded store: its driver for the server's own operations, and the plugin that answers
+ * browsers at /v1/... beside the API, as a Swift proxy would. Both sign with one key.
+ */
+async function openEmbeddedStore(
+  app: FastifyInstance,
+  config: Config,
+  keyOverride: string | undefined,
+) {
+  const tempUrlKey = await loadEmbeddedTempUrlKey(config.dataDir, keyOverride);
+  await app.register(embeddedStorePlugin, {
+    root: embeddedStoreRoot(config.dataDir),
+    account: EMBEDDED_ACCOUNT,
+    tempUrlKey,
+    allowedOrigin: config.publicUrl,
+  });
+  return createStorageDriver({
+    driver: 'embedded',
+    dataDir: config.dataDir,
+    account: EMBEDDED_ACCOUNT,
+    tempUrlKey,
+    publicUrl: config.publicUrl,
+    allowedOrigin: config.publicUrl,
+  });
 }
 
-/** The configured storage driver, ready: directories made, or logged in to Swift. */
-async function openStorage(config: Config) {
-  const { storage } = config;
-  if (storage.driver === 'embedded') {
-    return createStorageDriver({
-      driver: 'embedded',
-      dataDir: config.dataDir,
-      account: EMBEDDED_ACCOUNT,
-      tempUrlKey: await embeddedTempUrlKey(config),
-      publicUrl: config.publicUrl,
-      allowedOrigin: config.publicUrl,
-    });
-  }
+/** A Swift cluster, logged in to, with the account's Temp-URL key set. */
+function openSwift(config: Config, swift: Extract<Config['storage'], { driver: 'swift' }>) {
   return createStorageDriver({
     driver: 'swift',
-    authUrl: storage.authUrl,
-    user: storage.user,
-    key: storage.key,
-    ...(storage.storageUrl ? { storageUrl: storage.storageUrl } : {}),
-    ...(storage.token ? { token: storage.token } : {}),
-    tempUrlKey: storage.tempUrlKey,
-    alternativeUrls: storage.alternativeUrls,
+    authUrl: swift.authUrl,
+    user: swift.user,
+    key: swift.key,
+    ...(swift.storageUrl ? { storageUrl: swift.storageUrl } : {}),
+    ...(swift.token ? { token: swift.token } : {}),
+    tempUrlKey: swift.tempUrlKey,
+    alternativeUrls: swift.alternativeUrls,
     allowedOrigin: config.publicUrl,
   });
 }

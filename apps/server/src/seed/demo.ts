@@ -4,7 +4,8 @@ import { unmetPasswordRequirements } from '@filerunner/protocol';
 import type { AppContext } from '../context';
 import { contracts, users } from '../db/schema';
 import { hashPassword } from '../modules/accounts/passwords';
-import { addMember, createGroup } from '../modules/contracts/contracts.service';
+import { addMember } from '../modules/contracts/contracts.service';
+import { insertGroup } from '../modules/contracts/groups.service';
 
 export const DEMO_USERS = [
   {
@@ -85,8 +86,8 @@ export async function seedDemo(
       });
     }
     const [adminId, senderId, recipientId] = ids as [number, number, number];
-    await createGroup({ ...ctx, db: tx }, contract!.id, 'Design', [adminId, senderId]);
-    await createGroup({ ...ctx, db: tx }, contract!.id, 'Partners', [senderId, recipientId]);
+    await insertGroup(tx, contract!.id, { name: 'Design', members: [adminId, senderId] });
+    await insertGroup(tx, contract!.id, { name: 'Partners', members: [senderId, recipientId] });
   });
   return { password, generated };
 }

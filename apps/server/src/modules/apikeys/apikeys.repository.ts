@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { ApiKey } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { apiKeys, users } from '../../db/schema';
@@ -57,7 +57,16 @@ export class ApiKeyStore {
       .innerJoin(users, eq(users.id, apiKeys.userId))
       .where(and(eq(apiKeys.keyHash, tokenHash(key)), isNull(apiKeys.revokedAt)));
     if (!row) return null;
-    await this.db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
+    // Recorded at most once a minute, so a busy script does not turn every request into a write.
+    await this.db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date() })
+      .where(
+        and(
+          eq(apiKeys.id, row.id),
+          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(Date.now() - 60_000))),
+        ),
+      );
     return row.user;
   }
 }

@@ -1,7 +1,7 @@
 import { slugify } from './slug';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { contracts, groups, groupMembers, memberships } from '../../db/schema';
+import { contracts, memberships } from '../../db/schema';
 import { inviteUser } from '../accounts/accounts.service';
 
 export type ContractRow = typeof contracts.$inferSelect;
@@ -55,24 +55,6 @@ export async function addMember(
     .insert(memberships)
     .values({ contractId, userId, ...permissions })
     .onConflictDoNothing();
-}
-
-export async function createGroup(
-  ctx: AppContext,
-  contractId: number,
-  name: string,
-  memberIds: number[],
-): Promise<number> {
-  const [group] = await ctx.db
-    .insert(groups)
-    .values({ contractId, name })
-    .returning({ id: groups.id });
-  if (memberIds.length) {
-    await ctx.db
-      .insert(groupMembers)
-      .values(memberIds.map((userId) => ({ groupId: group!.id, userId })));
-  }
-  return group!.id;
 }
 
 export async function setContractEnabled(

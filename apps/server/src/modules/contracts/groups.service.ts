@@ -14,55 +14,89 @@ import type { ContractRow } from './contracts.policy';
 const memberName = (u: { firstName: string; lastName: string; email: string }) =>
   `${u.firstName} ${u.lastName}`.trim() || u.email;
 
-export async function listGroups(db: Database, contractId: number): Promise<GroupsResponse> {
+type MemberRow = { id: number; firstName: string; lastName: string; email: string };
+const toMember = (u: MemberRow): GroupMember => ({ id: u.id, name: memberName(u), email: u.email });
+const memberColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+};
+
+/** The contract's groups with their members (all, or only one group). */
+async function groupsWithMembers(
+  db: Database,
+  contractId: number,
+  onlyGroupId?: number,
+): Promise<Group[]> {
+  const scope = onlyGroupId
+    ? and(eq(groups.contractId, contractId), eq(groups.id, onlyGroupId))
+    : eq(groups.contractId, contractId);
   const groupRows = await db
     .select()
     .from(groups)
-    .where(eq(groups.contractId, contractId))
+    .where(scope)
     .orderBy(asc(groups.name), asc(groups.id));
   const memberRows = await db
-    .select({
-      groupId: groupMembers.groupId,
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-    })
+    .select({ groupId: groupMembers.groupId, ...memberColumns })
     .from(groupMembers)
     .innerJoin(groups, eq(groups.id, groupMembers.groupId))
     .innerJoin(users, eq(users.id, groupMembers.userId))
-    .where(eq(groups.contractId, contractId))
+    .where(scope)
     .orderBy(asc(users.firstName), asc(users.email));
-  const masterRows = await db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-    })
+  return groupRows.map((g) => ({
+    id: g.id,
+    name: g.name,
+    description: g.description,
+    members: memberRows.filter((m) => m.groupId === g.id).map(toMember),
+  }));
+}
+
+async function masterGroup(
+  db: Database,
+  contractId: number,
+): Promise<GroupsResponse['master_group']> {
+  const rows = await db
+    .select(memberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.contractId, contractId), eq(memberships.masterGroup, true)))
     .orderBy(asc(users.firstName), asc(users.email));
-  const toMember = (u: {
-    id: number;
-    firstName: string;
-    lastName: string;
-    email: string;
-  }): GroupMember => ({
-    id: u.id,
-    name: memberName(u),
-    email: u.email,
-  });
+  return { members: rows.map(toMember) };
+}
+
+export async function listGroups(db: Database, contractId: number): Promise<GroupsResponse> {
   return {
-    groups: groupRows.map((g): Group => ({
-      id: g.id,
-      name: g.name,
-      description: g.description,
-      members: memberRows.filter((m) => m.groupId === g.id).map(toMember),
-    })),
-    master_group: { members: masterRows.map(toMember) },
+    groups: await groupsWithMembers(db, contractId),
+    master_group: await masterGroup(db, contractId),
   };
+}
+
+/** One group as the Groups List shows it, after a change. */
+async function presentGroup(db: Database, contractId: number, groupId: number): Promise<Group> {
+  const [group] = await groupsWithMembers(db, contractId, groupId);
+  return group!;
+}
+
+/** Creates a group with its members (already checked to belong to the contract); returns its id. */
+export async function insertGroup(
+  db: Database,
+  contractId: number,
+  input: { name: string; description?: string; members?: number[] | undefined },
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [group] = await tx
+      .insert(groups)
+      .values({ contractId, name: input.name, description: input.description ?? '' })
+      .returning({ id: groups.id });
+    const members = [...new Set(input.members ?? [])];
+    if (members.length) {
+      await tx
+        .insert(groupMembers)
+        .values(members.map((userId) => ({ groupId: group!.id, userId })));
+    }
+    return group!.id;
+  });
 }
 
 /** Only members of this contract may be put in its groups. */
@@ -91,19 +125,8 @@ export async function addGroup(
   input: { name: string; description: string; members?: number[] | undefined },
 ): Promise<Group> {
   await assertMembers(ctx.db, contract.id, input.members ?? []);
-  const id = await ctx.db.transaction(async (tx) => {
-    const [group] = await tx
-      .insert(groups)
-      .values({ contractId: contract.id, name: input.name, description: input.description })
-      .returning({ id: groups.id });
-    const members = [...new Set(input.members ?? [])];
-    if (members.length)
-      await tx
-        .insert(groupMembers)
-        .values(members.map((userId) => ({ groupId: group!.id, userId })));
-    return group!.id;
-  });
-  return (await listGroups(ctx.db, contract.id)).groups.find((g) => g.id === id)!;
+  const id = await insertGroup(ctx.db, contract.id, input);
+  return presentGroup(ctx.db, contract.id, id);
 }
 
 export async function editGroup(
@@ -127,7 +150,7 @@ export async function editGroup(
         await tx.insert(groupMembers).values(members.map((userId) => ({ groupId, userId })));
     }
   });
-  return (await listGroups(ctx.db, contract.id)).groups.find((g) => g.id === groupId)!;
+  return presentGroup(ctx.db, contract.id, groupId);
 }
 
 export async function removeGroup(
@@ -154,7 +177,7 @@ export async function addGroupMembers(
       .values(unique.map((userId) => ({ groupId, userId })))
       .onConflictDoNothing();
   }
-  return (await listGroups(ctx.db, contract.id)).groups.find((g) => g.id === groupId)!;
+  return presentGroup(ctx.db, contract.id, groupId);
 }
 
 export async function removeGroupMembers(
@@ -169,7 +192,7 @@ export async function removeGroupMembers(
       .delete(groupMembers)
       .where(and(eq(groupMembers.groupId, groupId), inArray(groupMembers.userId, userIds)));
   }
-  return (await listGroups(ctx.db, contract.id)).groups.find((g) => g.id === groupId)!;
+  return presentGroup(ctx.db, contract.id, groupId);
 }
 
 /** Puts users in, or takes them out of, the master group (visible to and reaching everybody). */
@@ -186,5 +209,5 @@ export async function setMasterMembers(
       .set({ masterGroup: master })
       .where(and(eq(memberships.contractId, contract.id), inArray(memberships.userId, userIds)));
   }
-  return (await listGroups(ctx.db, contract.id)).master_group;
+  return masterGroup(ctx.db, contract.id);
 }

@@ -18,19 +18,30 @@ import { findUserByEmail, updateUser } from '../accounts/accounts.repository';
 import { inviteUser } from '../accounts/accounts.service';
 import type { ContractRow } from './contracts.policy';
 
-/** Every member of a contract with permissions and groups, for the Users screen. */
-export async function listContractUsers(db: Database, contractId: number): Promise<ContractUser[]> {
+/** The members of a contract (all, or only the given users) with permissions and groups. */
+export async function listContractUsers(
+  db: Database,
+  contractId: number,
+  onlyUserIds?: number[],
+): Promise<ContractUser[]> {
+  const scope = onlyUserIds
+    ? and(eq(memberships.contractId, contractId), inArray(memberships.userId, onlyUserIds))
+    : eq(memberships.contractId, contractId);
   const rows = await db
     .select({ user: users, membership: memberships })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.contractId, contractId))
+    .where(scope)
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email));
   const groupRows = await db
     .select({ userId: groupMembers.userId, id: groups.id, name: groups.name })
     .from(groupMembers)
     .innerJoin(groups, eq(groups.id, groupMembers.groupId))
-    .where(eq(groups.contractId, contractId))
+    .where(
+      onlyUserIds
+        ? and(eq(groups.contractId, contractId), inArray(groupMembers.userId, onlyUserIds))
+        : eq(groups.contractId, contractId),
+    )
     .orderBy(asc(groups.name));
   return rows.map(({ user, membership }) => ({
     id: user.id,
@@ -48,6 +59,16 @@ export async function listContractUsers(db: Database, contractId: number): Promi
     groups: groupRows.filter((g) => g.userId === user.id).map(({ id, name }) => ({ id, name })),
     created_date: membership.createdAt.toISOString(),
   }));
+}
+
+/** One member as the Users screen shows them, after a change. */
+async function contractUser(
+  db: Database,
+  contractId: number,
+  userId: number,
+): Promise<ContractUser> {
+  const [user] = await listContractUsers(db, contractId, [userId]);
+  return user!;
 }
 
 async function assertGroupsOfContract(db: Database, contractId: number, groupIds: number[]) {
@@ -113,7 +134,7 @@ export async function addContractUser(
     }
     return user.id;
   });
-  return (await listContractUsers(ctx.db, contract.id)).find((u) => u.id === userId)!;
+  return contractUser(ctx.db, contract.id, userId);
 }
 
 /**
@@ -152,7 +173,7 @@ export async function addExternalUsers(
     }
     return ids;
   });
-  return (await listContractUsers(ctx.db, contract.id)).filter((u) => added.includes(u.id));
+  return listContractUsers(ctx.db, contract.id, added);
 }
 
 export async function updatePermissions(
@@ -171,7 +192,7 @@ export async function updatePermissions(
     .update(memberships)
     .set({ send: input.send, admin: input.admin, enabled: input.enabled })
     .where(and(eq(memberships.contractId, contract.id), eq(memberships.userId, userId)));
-  return (await listContractUsers(ctx.db, contract.id)).find((u) => u.id === userId)!;
+  return contractUser(ctx.db, contract.id, userId);
 }
 
 export async function updateUserName(
@@ -183,7 +204,7 @@ export async function updateUserName(
   if (!(await membershipOf(ctx.db, contract.id, userId))) throw ApiError.notFound();
   const [firstName = '', ...rest] = name.trim().split(/\s+/);
   await updateUser(ctx.db, userId, { firstName, lastName: rest.join(' ') });
-  return (await listContractUsers(ctx.db, contract.id)).find((u) => u.id === userId)!;
+  return contractUser(ctx.db, contract.id, userId);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, login, startTestServer, type TestServer } from '../../../test/harness';
 import { contracts } from '../../db/schema';
-import { addMember, createGroup } from '../contracts/contracts.service';
+import { addMember } from '../contracts/contracts.service';
+import { insertGroup } from '../contracts/groups.service';
 import { reachableUserIds } from './recipients.service';
 
 let server: TestServer;
@@ -26,8 +27,14 @@ beforeAll(async () => {
     await addMember(server.ctx, contractId, user.id, { send: true, masterGroup: name === 'mia' });
     people[name] = user;
   }
-  await createGroup(server.ctx, contractId, 'A', [people.ann!.id, people.abe!.id, people.bea!.id]);
-  await createGroup(server.ctx, contractId, 'B', [people.bob!.id, people.bea!.id]);
+  await insertGroup(server.ctx.db, contractId, {
+    name: 'A',
+    members: [people.ann!.id, people.abe!.id, people.bea!.id],
+  });
+  await insertGroup(server.ctx.db, contractId, {
+    name: 'B',
+    members: [people.bob!.id, people.bea!.id],
+  });
 });
 afterAll(() => server.close());
 

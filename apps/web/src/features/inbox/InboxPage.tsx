@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
 import { selectSelectedContract } from '../projects/projects-slice';
 import { routePrefix } from '../shell/navigation';
+import { EmptyPackageDetail } from '../packages/EmptyPackageDetail';
 
 /**
  * /inbox/:slug? — received packages on the left, the selected one on the right. Receiving
@@ -34,14 +35,7 @@ export function InboxPage() {
           )}
         </Typography>
       </Paper>
-      <Paper
-        sx={{ flex: 1, p: 3, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
-        aria-label="Package details"
-      >
-        <Typography color="text.secondary">
-          This is where you'll find your package information
-        </Typography>
-      </Paper>
+      <EmptyPackageDetail />
     </Box>
   );
 }

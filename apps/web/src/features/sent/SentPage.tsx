@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { EmptyPackageDetail } from '../packages/EmptyPackageDetail';
 
 /** /sent/:slug? — packages the user sent. Sending arrives later; until then the list is empty. */
 export function SentPage() {
@@ -12,14 +13,7 @@ export function SentPage() {
         </Typography>
         <Typography color="text.secondary">You haven't sent any packages yet...</Typography>
       </Paper>
-      <Paper
-        sx={{ flex: 1, p: 3, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
-        aria-label="Package details"
-      >
-        <Typography color="text.secondary">
-          This is where you'll find your package information
-        </Typography>
-      </Paper>
+      <EmptyPackageDetail />
     </Box>
   );
 }
