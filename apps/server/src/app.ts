@@ -26,6 +26,7 @@ import { ApiKeyStore } from './modules/apikeys/apikeys.repository';
 import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
 import { contractsRoutes } from './modules/contracts/contracts.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
+import { packagesRoutes } from './modules/packages/packages.routes';
 import { capturedTransport, smtpTransport } from './notify/mailer';
 import {
   createStorageDriver,
@@ -131,6 +132,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       await api.register(contractUsersRoutes, { ctx });
       await api.register(contractGroupsRoutes, { ctx });
       await api.register(activityRoutes, { ctx });
+      await api.register(packagesRoutes, { ctx });
       await api.register(brandingRoutes, { ctx, prefix: '/projects' });
       api.setNotFoundHandler(() => {
         throw ApiError.notFound();

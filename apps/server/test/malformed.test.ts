@@ -24,6 +24,9 @@ const CALLS: [string, string][] = [
   ['POST', '/api/api_keys/'],
   ['POST', '/api/api_keys/00000000-0000-0000-0000-000000000000/'],
   ['GET', '/api/user/avatar/not-a-uid/'],
+  ['POST', '/api/packages/create/'],
+  ['POST', '/api/packages/no-such-package/bulk/'],
+  ['POST', '/api/packages/no-contract/no-package/updatefiles/'],
 ];
 
 const FIELDS = [
@@ -40,6 +43,15 @@ const FIELDS = [
   'show_select_storage',
   'first_name',
   'last_name',
+  'contract',
+  'recipients',
+  'intended_files',
+  'expected_files',
+  'expected_size',
+  'valid_from',
+  'valid_to',
+  'pin_verify',
+  'storage_app_group',
 ];
 
 /** Any JSON value, plus objects using the real field names with values of every type. */
@@ -50,7 +62,7 @@ const body = fc.oneof(
 );
 
 describe('malformed requests', () => {
-  it('never get a 500 from any accounts or API-key call', async () => {
+  it('never get a 500 from any accounts, API-key or send call', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...CALLS),

@@ -17,3 +17,28 @@ export const defaultFilesystemConstraints: FilesystemConstraints = {
     { regex: '[. ]$' },
   ],
 };
+
+export const filenameMessages = {
+  tooLong: (max: number) => `Filename exceeds maximum length of ${max} characters`,
+  invalid: 'Filename contains invalid characters or patterns',
+  segment: (segment: string, reason: string) => `Invalid path segment "${segment}": ${reason}`,
+} as const;
+
+/** Why one file or folder name breaks the constraints, or null when it is fine. */
+export function filenameProblem(name: string, constraints: FilesystemConstraints): string | null {
+  if ([...name].length > constraints.max_filename_length) {
+    return filenameMessages.tooLong(constraints.max_filename_length);
+  }
+  const invalid = constraints.invalid_filename_patterns.some((p) =>
+    new RegExp(p.regex, p.flags).test(name),
+  );
+  return invalid ? filenameMessages.invalid : null;
+}
+
+/** The problems of a '/'-separated path, one per offending segment (spec: checked per segment). */
+export function pathProblems(path: string, constraints: FilesystemConstraints): string[] {
+  return path.split('/').flatMap((segment) => {
+    const reason = filenameProblem(segment, constraints);
+    return reason ? [filenameMessages.segment(segment, reason)] : [];
+  });
+}

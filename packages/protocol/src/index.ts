@@ -5,3 +5,4 @@ export * from './messages';
 export * from './password';
 export * from './phone';
 export * from './contracts';
+export * from './packages';

@@ -21,6 +21,8 @@ const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
+// A set of byte ranges, merged by PostgreSQL itself: `+` unions, `@>` tests coverage.
+const int8multirange = customType<{ data: string }>({ dataType: () => 'int8multirange' });
 const now = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 /** A person with a login. `passwordHash` stays null until the account is activated. */
@@ -207,9 +209,12 @@ export const brandings = pgTable('brandings', {
   updatedAt: now(),
 });
 
+export type PackageStatus = 'uploading' | 'complete' | 'force_completed';
+
 /**
- * A package of files sent under a contract. Only what activity and reports read exists yet; the
- * send and transfer work adds the rest (files, storage, PIN policy).
+ * A package of files sent under a contract. It is created 'uploading' (recipients see nothing),
+ * and finalised 'complete' (every intended file stored) or 'force_completed' (sent without the
+ * files that failed); only then are recipients told. `sentAt` is the moment of finalising.
  */
 export const packages = pgTable(
   'packages',
@@ -223,7 +228,7 @@ export const packages = pgTable(
     senderId: integer().references(() => users.id, { onDelete: 'set null' }),
     name: text().notNull(),
     message: text().notNull().default(''),
-    status: text().notNull().default('uploading'),
+    status: text().$type<PackageStatus>().notNull().default('uploading'),
     bytes: bigint({ mode: 'number' }).notNull().default(0),
     numFiles: integer().notNull().default(0),
     validFrom: timestamp({ withTimezone: true }).notNull(),
@@ -231,6 +236,19 @@ export const packages = pgTable(
     sentAt: now(),
     /** When the contract's notification list was told this package is about to expire. */
     expiryNotifiedAt: timestamp({ withTimezone: true }),
+    /** Recipients must prove who they are with a PIN sent to their mobile before downloading. */
+    pinVerify: boolean().notNull().default(false),
+    /** Where the package's objects live: the chosen storage location's container, or the default. */
+    container: text().notNull().default(''),
+    /** Every object of the package has a key under this prefix; grants are scoped to it. */
+    objectPrefix: text().notNull().default(''),
+    storageAppGroupId: integer().references(() => storageAppGroups.id, { onDelete: 'set null' }),
+    /** What the sender announced at creation; finalising checks the stored files against it. */
+    expectedFiles: integer().notNull().default(0),
+    expectedSize: bigint({ mode: 'number' }).notNull().default(0),
+    /** Some file name breaks the filename constraints: recipients download it as a .tar. */
+    invalidFilenames: boolean().notNull().default(false),
+    createdAt: now(),
   },
   (t) => [
     index('packages_contract_sent').on(t.contractId, t.sentAt),
@@ -254,8 +272,80 @@ export const packageRecipients = pgTable(
     downloaded: text({ enum: ['none', 'partial', 'complete'] })
       .notNull()
       .default('none'),
+    /** The number PINs go to for this package (the recipient's own, or one the sender gave). */
+    mobile: text(),
+    /** This recipient must verify a PIN before downloading (the contract's and sender's choice). */
+    pinRequired: boolean().notNull().default(false),
+    /** SHA-256 of the key in the recipient's link; set when the package is sent. */
+    keyHash: text(),
+    /** When this recipient last proved the PIN; downloads of a PIN package need it. */
+    pinVerifiedAt: timestamp({ withTimezone: true }),
+    seenAt: timestamp({ withTimezone: true }),
   },
-  (t) => [index('package_recipients_package').on(t.packageId)],
+  (t) => [
+    index('package_recipients_package').on(t.packageId),
+    index('package_recipients_user').on(t.userId),
+  ],
+);
+
+/**
+ * A file of a package. Rows are written at creation from the sender's intended list (state
+ * 'intended') and become 'stored' when the upload reports the object; the user's path is
+ * metadata only, the object key is a cleaned name with a random suffix. A file packed in a slab
+ * object is the byte range [slabStart, slabStart + size) of that object.
+ */
+export const packageFiles = pgTable(
+  'package_files',
+  {
+    id: serial().primaryKey(),
+    packageId: integer()
+      .notNull()
+      .references(() => packages.id, { onDelete: 'cascade' }),
+    userPath: text().notNull(),
+    size: bigint({ mode: 'number' }).notNull(),
+    state: text({ enum: ['intended', 'stored'] })
+      .notNull()
+      .default('intended'),
+    objectKey: text(),
+    etag: text(),
+    slabStart: bigint({ mode: 'number' }),
+  },
+  (t) => [uniqueIndex('package_files_path').on(t.packageId, t.userPath)],
+);
+
+/**
+ * A signed, expiring permission to fetch one package's tar (or one file of it) by URL, so any
+ * downloader (ranged chunks, a plain browser download) works without a session. The token is
+ * stored as SHA-256 only. `servedRanges` is the union of byte ranges delivered whole, from which
+ * a download is partial or complete.
+ */
+export const downloads = pgTable(
+  'downloads',
+  {
+    id: serial().primaryKey(),
+    tokenHash: text().notNull().unique(),
+    packageId: integer()
+      .notNull()
+      .references(() => packages.id, { onDelete: 'cascade' }),
+    recipientId: integer()
+      .notNull()
+      .references(() => packageRecipients.id, { onDelete: 'cascade' }),
+    /** Null for the whole package as a tar; else the one file fetched. */
+    fileId: integer().references(() => packageFiles.id, { onDelete: 'cascade' }),
+    /** Bytes of what this grant serves (the tar or the file). */
+    size: bigint({ mode: 'number' }).notNull(),
+    ip: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    bytesSent: bigint({ mode: 'number' }).notNull().default(0),
+    servedRanges: int8multirange()
+      .notNull()
+      .default(sql`'{}'::int8multirange`),
+    firstByteAt: timestamp({ withTimezone: true }),
+    lastByteAt: timestamp({ withTimezone: true }),
+    completedAt: timestamp({ withTimezone: true }),
+    createdAt: now(),
+  },
+  (t) => [index('downloads_recipient').on(t.recipientId)],
 );
 
 /**

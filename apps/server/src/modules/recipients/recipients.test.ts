@@ -80,6 +80,32 @@ describe('group rules', () => {
     expect(fromMaster.has(people.bob!.id)).toBe(true);
   });
 
+  it('a send follows the same rules: A cannot send to B-only users, the master group can', async () => {
+    const send = async (from: string, to: string) => {
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/api/packages/create/',
+        headers: await login(server, people[from]!.email),
+        payload: {
+          contract: slug,
+          name: `${from} to ${to}`,
+          recipients: [{ id: people[to]!.id }],
+          valid_from: new Date().toISOString(),
+          valid_to: new Date(Date.now() + 86_400_000).toISOString(),
+          expected_files: 1,
+          expected_size: 3,
+          intended_files: [{ filename: 'a.txt', size: 3 }],
+        },
+      });
+      return response.statusCode;
+    };
+    expect(await send('ann', 'bob')).toBe(400);
+    expect(await send('ann', 'bea')).toBe(201);
+    expect(await send('bea', 'bob')).toBe(201);
+    expect(await send('olga', 'ann')).toBe(400);
+    expect(await send('mia', 'olga')).toBe(201);
+  });
+
   it('lists groups with the master group first and marks activated people verified', async () => {
     const headers = await login(server, people.bea!.email);
     const groups = (

@@ -1,0 +1,225 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  accessPeriodProblem,
+  defaultFilesystemConstraints,
+  normalizeMobile,
+  pathProblems,
+  sendMessages,
+  type CreatePackageRequest,
+  type RecipientUser,
+} from '@filerunner/protocol';
+import type { AppContext } from '../../context';
+import type { Database } from '../../db/client';
+import {
+  contracts,
+  groupMembers,
+  groups,
+  memberships,
+  packageFiles,
+  packageRecipients,
+  packages,
+  storageAppGroups,
+  users,
+} from '../../db/schema';
+import type { Principal } from '../../http/auth';
+import { ApiError } from '../../http/errors';
+import { findUserByEmail } from '../accounts/accounts.repository';
+import { memberOf, type ContractRow } from '../contracts/contracts.policy';
+import { recipientGroupsFor } from '../recipients/recipients.service';
+import { newPackageSlug } from './object-names';
+import { ensurePackageContainer } from './package-storage';
+import { assertMaySend } from './packages.policy';
+
+interface ResolvedRecipient {
+  userId: number;
+  email: string;
+  verified: boolean;
+  mobile: string | null;
+}
+
+const refuse = (field: string, message: string) => ApiError.fields({ [field]: [message] });
+
+/** The contract named by slug or id, if the caller is an enabled member of it. */
+async function contractOfCaller(ctx: AppContext, principal: Principal, ref: string | number) {
+  let slug = ref;
+  if (typeof ref === 'number') {
+    const [row] = await ctx.db
+      .select({ slug: contracts.slug })
+      .from(contracts)
+      .where(eq(contracts.id, ref));
+    if (!row) throw refuse('contract', sendMessages.selectContract);
+    slug = row.slug;
+  }
+  return memberOf(ctx.db, principal, String(slug));
+}
+
+/**
+ * An ad-hoc address becomes an external member of the contract (spec: "Ad-hoc users are
+ * registered on the contract before sending"). An address that already belongs to a member the
+ * sender may not reach by the group rules is refused, so typing an email never bypasses groups.
+ */
+async function resolveAdHoc(
+  tx: Database,
+  contract: ContractRow,
+  email: string,
+  reachable: Map<number, RecipientUser>,
+): Promise<ResolvedRecipient> {
+  const existing = await findUserByEmail(tx, email);
+  if (existing) {
+    const known = reachable.get(existing.id);
+    if (known) return { userId: known.id, email, verified: known.verified, mobile: known.mobile };
+    const [membership] = await tx
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.contractId, contract.id), eq(memberships.userId, existing.id)));
+    if (membership) {
+      const inGroup = await tx
+        .select({ groupId: groupMembers.groupId })
+        .from(groupMembers)
+        .innerJoin(groups, eq(groups.id, groupMembers.groupId))
+        .where(and(eq(groups.contractId, contract.id), eq(groupMembers.userId, existing.id)))
+        .limit(1);
+      if (!membership.external || !membership.enabled || inGroup.length) {
+        throw refuse('recipients', sendMessages.recipientNotAllowed);
+      }
+    } else {
+      await tx
+        .insert(memberships)
+        .values({ contractId: contract.id, userId: existing.id, external: true });
+    }
+    return { userId: existing.id, email, verified: false, mobile: existing.mobile };
+  }
+  const [created] = await tx.insert(users).values({ email }).returning();
+  await tx
+    .insert(memberships)
+    .values({ contractId: contract.id, userId: created!.id, external: true });
+  return { userId: created!.id, email, verified: false, mobile: null };
+}
+
+/** The container the package's objects go to: the chosen storage location's, or the default. */
+async function storageFor(
+  ctx: AppContext,
+  contract: ContractRow,
+  groupId: number | null | undefined,
+) {
+  if (!groupId) return { container: await ensurePackageContainer(ctx.storage), groupId: null };
+  const [group] = await ctx.db
+    .select()
+    .from(storageAppGroups)
+    .where(and(eq(storageAppGroups.id, groupId), eq(storageAppGroups.contractId, contract.id)));
+  if (!group) throw refuse('storage_app_group', sendMessages.unknownStorageGroup);
+  return { container: group.container, groupId: group.id };
+}
+
+const FILE_INSERT_CHUNK = 2000;
+
+/**
+ * Creates a package in state 'uploading': checks the sender, recipients (group rules, ad-hoc
+ * policy, PIN mobiles), access period and files, then records the intended files. Nobody is told
+ * anything until the upload is finalised. Returns the new package's id.
+ */
+export async function createPackage(
+  ctx: AppContext,
+  principal: Principal,
+  input: CreatePackageRequest,
+): Promise<number> {
+  const access = await contractOfCaller(ctx, principal, input.contract);
+  assertMaySend(access);
+  const { contract } = access;
+  const settings = contract.settings;
+
+  const period = accessPeriodProblem(input.valid_from, input.valid_to);
+  if (period) throw refuse(period.field, period.message);
+  const storage = await storageFor(ctx, contract, input.storage_app_group);
+
+  const mobiles = input.recipients.map((r) => {
+    if (!r.mobile) return null;
+    const mobile = normalizeMobile(r.mobile);
+    if (!mobile) throw refuse('recipients', sendMessages.invalidMobile);
+    return mobile;
+  });
+  const pinVerify =
+    settings.pin_verification === 'all' ||
+    (settings.pin_verification === 'adhoc' && input.pin_verify);
+  const invalidFilenames = input.intended_files.some(
+    (f) => pathProblems(f.filename, defaultFilesystemConstraints).length > 0,
+  );
+
+  const reachable = new Map(
+    (await recipientGroupsFor(ctx.db, contract.id, principal.user.id)).flatMap((g) =>
+      g.members.map((m) => [m.id, m] as const),
+    ),
+  );
+
+  return ctx.db.transaction(async (tx) => {
+    const resolved = new Map<number, ResolvedRecipient & { pinRequired: boolean }>();
+    for (const [index, entry] of input.recipients.entries()) {
+      let recipient: ResolvedRecipient;
+      if (entry.id !== undefined && entry.id > 0) {
+        const known = reachable.get(entry.id);
+        if (!known) throw refuse('recipients', sendMessages.recipientNotAllowed);
+        recipient = {
+          userId: known.id,
+          email: known.email,
+          verified: known.verified,
+          mobile: known.mobile,
+        };
+      } else {
+        if (!entry.email) throw refuse('recipients', sendMessages.selectRecipients);
+        if (!settings.can_add_ad_hoc) throw refuse('recipients', sendMessages.adHocNotAllowed);
+        recipient = await resolveAdHoc(tx, contract, entry.email, reachable);
+      }
+      const mobile = mobiles[index] ?? recipient.mobile;
+      // ALL: every recipient proves a PIN; ADHOC: only those without an activated account.
+      const pinRequired = pinVerify && (settings.pin_verification === 'all' || !recipient.verified);
+      if (pinRequired && !mobile) throw refuse('recipients', sendMessages.pinMobiles);
+      resolved.set(recipient.userId, { ...recipient, mobile, pinRequired });
+    }
+
+    let inserted: typeof packages.$inferSelect | undefined;
+    for (let attempt = 0; !inserted; attempt++) {
+      const slug = newPackageSlug();
+      [inserted] = await tx
+        .insert(packages)
+        .values({
+          slug,
+          contractId: contract.id,
+          senderId: principal.user.id,
+          name: input.name,
+          message: input.message,
+          validFrom: input.valid_from,
+          expiresAt: input.valid_to,
+          pinVerify,
+          container: storage.container,
+          objectPrefix: `packages/${slug}/`,
+          storageAppGroupId: storage.groupId,
+          expectedFiles: input.expected_files,
+          expectedSize: input.expected_size,
+          invalidFilenames,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (attempt > 5) throw new Error('could not find a free package slug');
+    }
+    const pkg = inserted;
+    for (let i = 0; i < input.intended_files.length; i += FILE_INSERT_CHUNK) {
+      await tx
+        .insert(packageFiles)
+        .values(
+          input.intended_files
+            .slice(i, i + FILE_INSERT_CHUNK)
+            .map((f) => ({ packageId: pkg.id, userPath: f.filename, size: f.size })),
+        );
+    }
+    await tx.insert(packageRecipients).values(
+      [...resolved.values()].map((r) => ({
+        packageId: pkg.id,
+        userId: r.userId,
+        email: r.email,
+        mobile: r.mobile,
+        pinRequired: r.pinRequired,
+      })),
+    );
+    return pkg.id;
+  });
+}

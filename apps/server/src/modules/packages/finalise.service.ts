@@ -1,0 +1,113 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { sendMessages } from '@filerunner/protocol';
+import type { AppContext } from '../../context';
+import { queryRows } from '../../db/client';
+import { packageFiles, packageRecipients, packages, users } from '../../db/schema';
+import { ApiError } from '../../http/errors';
+import { newToken, tokenHash } from '../../http/secrets';
+import { packageReceivedMail } from '../../notify/package-mails';
+import { notifyContractWatchers } from '../activity/package-notifications';
+import type { ContractRow } from '../contracts/contracts.policy';
+import type { PackageRow } from './packages.policy';
+
+export interface FinaliseResult {
+  status: 'complete' | 'force_completed';
+  /** User paths of the files that never arrived (only when forced). */
+  failedFiles: string[];
+}
+
+const displayName = (u: { firstName: string; lastName: string; email: string }) =>
+  `${u.firstName} ${u.lastName}`.trim() || u.email;
+
+/**
+ * Sends the package: checks every intended file is stored, marks it complete (or, with `force`,
+ * force-completed without the missing files, if at least one arrived), and in the same
+ * transaction gives each recipient a link key and queues their mail and the contract
+ * notification list's "sent" mail. Finalising twice answers the first result again, because the
+ * engine retries this call on errors.
+ */
+export async function finalisePackage(
+  ctx: AppContext,
+  pkgRef: PackageRow,
+  contract: ContractRow,
+  force: boolean,
+): Promise<FinaliseResult> {
+  return ctx.db.transaction(async (tx) => {
+    // The row lock serialises concurrent finalise calls and late updatefiles reports.
+    const [pkg] = await queryRows<{ status: PackageRow['status'] }>(
+      tx,
+      sql`select status from ${packages} where id = ${pkgRef.id} for update`,
+    );
+    const files = await tx
+      .select({
+        userPath: packageFiles.userPath,
+        size: packageFiles.size,
+        state: packageFiles.state,
+      })
+      .from(packageFiles)
+      .where(eq(packageFiles.packageId, pkgRef.id))
+      .orderBy(asc(packageFiles.userPath));
+    const failedFiles = files.filter((f) => f.state !== 'stored').map((f) => f.userPath);
+    if (pkg!.status !== 'uploading') {
+      return { status: pkg!.status as FinaliseResult['status'], failedFiles };
+    }
+    const stored = files.filter((f) => f.state === 'stored');
+    if (failedFiles.length && (!force || stored.length === 0)) {
+      throw new ApiError(400, 'validation', {
+        detail: sendMessages.notAllFiles,
+        missing_files: failedFiles.slice(0, 100),
+        missing_count: failedFiles.length,
+      });
+    }
+    const status = failedFiles.length ? 'force_completed' : 'complete';
+    const [sent] = await tx
+      .update(packages)
+      .set({
+        status,
+        sentAt: sql`now()`,
+        numFiles: stored.length,
+        bytes: stored.reduce((sum, f) => sum + f.size, 0),
+      })
+      .where(eq(packages.id, pkgRef.id))
+      .returning();
+
+    const [sender] = await tx.select().from(users).where(eq(users.id, pkgRef.senderId!));
+    const senderName = sender ? displayName(sender) : 'A former member';
+    const recipients = await tx
+      .select({ recipient: packageRecipients, user: users })
+      .from(packageRecipients)
+      .leftJoin(users, eq(users.id, packageRecipients.userId))
+      .where(and(eq(packageRecipients.packageId, pkgRef.id), eq(packageRecipients.removed, false)));
+    for (const { recipient, user } of recipients) {
+      const key = newToken();
+      await tx
+        .update(packageRecipients)
+        .set({ keyHash: tokenHash(key) })
+        .where(eq(packageRecipients.id, recipient.id));
+      // People with an account open the package in their inbox; everyone else by link and key.
+      const link = user?.activatedAt
+        ? `${ctx.config.publicUrl}/inbox/${sent!.slug}`
+        : `${ctx.config.publicUrl}/inbox/external/${sent!.slug}?key=${key}`;
+      await ctx.mailbox.queue(
+        tx,
+        packageReceivedMail({
+          to: { email: recipient.email, firstName: user?.firstName ?? '' },
+          link,
+          senderName,
+          contractName: contract.name,
+          pkg: sent!,
+          pinRequired: recipient.pinRequired,
+        }),
+      );
+    }
+    await notifyContractWatchers(tx, ctx.config, contract, 'sent', {
+      name: sent!.name,
+      senderName,
+      detail: [
+        `${stored.length} file(s) to ${recipients.map((r) => r.recipient.email).join(', ')}.`,
+        ...(failedFiles.length ? [`${failedFiles.length} file(s) failed to upload.`] : []),
+      ].join('\n'),
+    });
+    return { status, failedFiles };
+  });
+}

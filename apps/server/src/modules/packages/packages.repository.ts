@@ -1,0 +1,53 @@
+import { asc, eq } from 'drizzle-orm';
+import { mobileHint, type SenderPackage } from '@filerunner/protocol';
+import type { Database } from '../../db/client';
+import { contracts, packageRecipients, packages, users } from '../../db/schema';
+import type { StorageDriver } from '../../storage';
+
+const nameOf = (u: { firstName: string; lastName: string; email: string }) =>
+  `${u.firstName} ${u.lastName}`.trim() || u.email;
+
+/** A package as its sender sees it (the create and finalise answers). */
+export async function senderPackageView(
+  db: Database,
+  storage: StorageDriver,
+  packageId: number,
+): Promise<SenderPackage> {
+  const [row] = await db
+    .select({ pkg: packages, contract: contracts, sender: users })
+    .from(packages)
+    .innerJoin(contracts, eq(contracts.id, packages.contractId))
+    .leftJoin(users, eq(users.id, packages.senderId))
+    .where(eq(packages.id, packageId));
+  const { pkg, contract, sender } = row!;
+  const recipients = await db
+    .select({ recipient: packageRecipients, user: users })
+    .from(packageRecipients)
+    .leftJoin(users, eq(users.id, packageRecipients.userId))
+    .where(eq(packageRecipients.packageId, packageId))
+    .orderBy(asc(packageRecipients.id));
+  return {
+    id: pkg.id,
+    slug: pkg.slug,
+    name: pkg.name,
+    message: pkg.message,
+    status: pkg.status,
+    contract: { id: contract.id, slug: contract.slug, name: contract.name },
+    sender: { name: sender ? nameOf(sender) : '' },
+    date_sent: pkg.status === 'uploading' ? null : pkg.sentAt.toISOString(),
+    valid_date: pkg.validFrom.toISOString(),
+    expires_date: pkg.expiresAt.toISOString(),
+    bytes: pkg.status === 'uploading' ? pkg.expectedSize : pkg.bytes,
+    num_files: pkg.status === 'uploading' ? pkg.expectedFiles : pkg.numFiles,
+    pin_verified: pkg.pinVerify,
+    invalid_filenames: pkg.invalidFilenames,
+    recipients: recipients.map(({ recipient, user }) => ({
+      id: recipient.userId ?? -recipient.id,
+      email: recipient.email,
+      name: user ? nameOf(user) : recipient.email,
+      mobile_hint: recipient.mobile ? mobileHint(recipient.mobile) : null,
+    })),
+    storage_urls: [storage.accountUrl, ...storage.alternativeAccountUrls],
+    session_id: pkg.slug,
+  };
+}

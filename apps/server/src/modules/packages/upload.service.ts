@@ -1,0 +1,275 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  sendMessages,
+  type BulkResponse,
+  type bulkRequest,
+  type sloRequest,
+  type updateFilesRequest,
+  type updateSlabFileRequest,
+} from '@filerunner/protocol';
+import type { AppContext } from '../../context';
+import { packageFiles } from '../../db/schema';
+import { ApiError } from '../../http/errors';
+import {
+  parseSegmentPath,
+  StorageError,
+  type ObjectInfo,
+  type ObjectLocation,
+  type StorageDriver,
+} from '../../storage';
+import { cleanObjectName } from './object-names';
+import type { PackageRow } from './packages.policy';
+
+/** Upload grants last long enough for a slow link; the engine asks again to resume later. */
+const GRANT_SECONDS = 12 * 3600;
+/** HEADs run this many at a time: enough to hide storage latency, few enough to be polite. */
+const HEAD_CONCURRENCY = 16;
+
+const refuse = (field: string, message: string) => ApiError.fields({ [field]: [message] });
+
+function assertUploading(pkg: PackageRow): void {
+  if (pkg.status !== 'uploading') throw refuse('detail', sendMessages.notUploading);
+}
+
+/**
+ * Where an object the engine reports lives. It must be in the package's container under the
+ * package's prefix, so a sender can only claim objects of their own upload.
+ */
+function objectOfPackage(pkg: PackageRow, objectPath: string): ObjectLocation {
+  let location: ObjectLocation;
+  try {
+    location = objectPath.startsWith('/')
+      ? parseSegmentPath(objectPath)
+      : { container: pkg.container, key: objectPath };
+  } catch {
+    throw refuse('object_path', sendMessages.outsidePackage);
+  }
+  const key = location.key;
+  if (
+    location.container !== pkg.container ||
+    !key.startsWith(pkg.objectPrefix) ||
+    key.length === pkg.objectPrefix.length ||
+    key.split('/').some((s) => s === '..' || s === '.')
+  ) {
+    throw refuse('object_path', sendMessages.outsidePackage);
+  }
+  return location;
+}
+
+/** The package's intended files by user path; unknown paths are refused. */
+async function intendedFiles(ctx: AppContext, pkg: PackageRow, paths: string[]) {
+  const rows = await ctx.db
+    .select()
+    .from(packageFiles)
+    .where(and(eq(packageFiles.packageId, pkg.id), inArray(packageFiles.userPath, paths)));
+  const byPath = new Map(rows.map((r) => [r.userPath, r]));
+  for (const path of paths) {
+    if (!byPath.has(path)) throw refuse('user_path', `${sendMessages.unknownFile} (${path})`);
+  }
+  return byPath;
+}
+
+async function headAll(
+  storage: StorageDriver,
+  locations: ObjectLocation[],
+): Promise<(ObjectInfo | null)[]> {
+  const results: (ObjectInfo | null)[] = new Array(locations.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < locations.length) {
+      const i = next++;
+      results[i] = await storage.head(locations[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HEAD_CONCURRENCY, locations.length) }, worker));
+  return results;
+}
+
+/**
+ * Signs the grants of an upload plan: a FormPost per batch of small files (each file gets a clean
+ * object name, sent back so the engine names its form parts), and one PUT grant over the whole
+ * package prefix for large-file segments and slab objects.
+ */
+export function signUploadGrants(
+  ctx: AppContext,
+  pkg: PackageRow,
+  plan: z.infer<typeof bulkRequest>,
+): BulkResponse {
+  assertUploading(pkg);
+  const expires = Math.floor(Date.now() / 1000) + GRANT_SECONDS;
+  const fileData = plan.batches.map((batch) => {
+    const maxFileSize = Math.max(1, ...batch.files.map((f) => f.size));
+    const grant = ctx.storage.signFormPost({
+      container: pkg.container,
+      keyPrefix: pkg.objectPrefix,
+      maxFileSize,
+      maxFileCount: Math.max(1, batch.files.length),
+      expires,
+    });
+    return {
+      batch_name: batch.batch_name,
+      url: grant.url,
+      path: new URL(grant.url).pathname,
+      alternative_urls: [...grant.alternativeUrls],
+      redirect: grant.redirect,
+      max_file_size: grant.maxFileSize,
+      max_file_count: grant.maxFileCount,
+      expires: grant.expires,
+      sig: grant.signature,
+      object_prefix: pkg.objectPrefix,
+      cleaned_files: batch.files.map((f) => ({
+        path: f.path,
+        clean_filename: cleanObjectName(f.path),
+      })),
+    };
+  });
+  const put = ctx.storage.signTempUrl({
+    method: 'PUT',
+    container: pkg.container,
+    key: pkg.objectPrefix,
+    prefixScope: true,
+    expires,
+  });
+  const swiftPath = `/${pkg.container}/${pkg.objectPrefix}`;
+  return {
+    bulk_data: { file_data: fileData },
+    tempurl_data: {
+      path: put.signedPath,
+      container: pkg.container,
+      temp_url: put.url,
+      signature: put.signature,
+      expires: put.expires,
+      swift_endpoint: ctx.storage.accountUrl,
+      swift_path: swiftPath,
+      object_prefix: pkg.objectPrefix,
+      alternative_urls: [...ctx.storage.alternativeAccountUrls],
+    },
+  };
+}
+
+/**
+ * Records files the engine uploaded whole (FormPost or PUT). Each object is checked in storage:
+ * it must exist with the file's intended size; its etag is taken from storage, not the client.
+ */
+export async function recordUploadedFiles(
+  ctx: AppContext,
+  pkg: PackageRow,
+  input: z.infer<typeof updateFilesRequest>,
+): Promise<{ updated: number }> {
+  assertUploading(pkg);
+  const files = await intendedFiles(
+    ctx,
+    pkg,
+    input.files.map((f) => f.user_path),
+  );
+  const locations = input.files.map((f) => objectOfPackage(pkg, f.object_path));
+  const infos = await headAll(ctx.storage, locations);
+  const problems: string[] = [];
+  input.files.forEach((f, i) => {
+    const info = infos[i];
+    const intended = files.get(f.user_path)!;
+    if (!info) problems.push(`${f.user_path}: ${sendMessages.objectMissing}`);
+    else if (info.sizeBytes !== intended.size || f.size_bytes !== intended.size) {
+      problems.push(`${f.user_path}: ${sendMessages.sizeMismatch}`);
+    }
+  });
+  if (problems.length)
+    throw new ApiError(400, 'validation', {
+      detail: sendMessages.updateFilesFailed,
+      files: problems,
+    });
+  await ctx.db.transaction(async (tx) => {
+    for (const [i, f] of input.files.entries()) {
+      await tx
+        .update(packageFiles)
+        .set({
+          state: 'stored',
+          objectKey: locations[i]!.key,
+          etag: infos[i]!.etag,
+          slabStart: null,
+        })
+        .where(eq(packageFiles.id, files.get(f.user_path)!.id));
+    }
+  });
+  return { updated: input.files.length };
+}
+
+/**
+ * Records a slab: one object holding many small files back to back. Every file's range must lie
+ * inside the stored slab and be exactly the file's intended size.
+ */
+export async function recordSlab(
+  ctx: AppContext,
+  pkg: PackageRow,
+  input: z.infer<typeof updateSlabFileRequest>,
+): Promise<{ updated: number }> {
+  assertUploading(pkg);
+  const location = objectOfPackage(pkg, input.object_path);
+  const files = await intendedFiles(
+    ctx,
+    pkg,
+    input.files.map((f) => f.user_path),
+  );
+  const info = await ctx.storage.head(location);
+  if (!info) throw refuse('object_path', sendMessages.objectMissing);
+  if (info.sizeBytes !== input.size) throw refuse('size', sendMessages.sizeMismatch);
+  for (const f of input.files) {
+    const intended = files.get(f.user_path)!;
+    if (f.end_byte > info.sizeBytes || f.end_byte - f.start_byte !== intended.size) {
+      throw refuse('files', `${sendMessages.slabRange} (${f.user_path})`);
+    }
+  }
+  await ctx.db.transaction(async (tx) => {
+    for (const f of input.files) {
+      await tx
+        .update(packageFiles)
+        .set({ state: 'stored', objectKey: location.key, etag: info.etag, slabStart: f.start_byte })
+        .where(eq(packageFiles.id, files.get(f.user_path)!.id));
+    }
+  });
+  return { updated: input.files.length };
+}
+
+/**
+ * Joins a large file's segments into a manifest (an SLO) named after the file, under the
+ * package's prefix. Storage checks each segment's etag and size; the joined size must be the
+ * file's intended size.
+ */
+export async function recordLargeFile(
+  ctx: AppContext,
+  pkg: PackageRow,
+  input: z.infer<typeof sloRequest>,
+): Promise<{ object_path: string; etag: string }> {
+  assertUploading(pkg);
+  const files = await intendedFiles(ctx, pkg, [input.upload_filename]);
+  const intended = files.get(input.upload_filename)!;
+  const segments = input.slo_content.map((s) => ({
+    object: objectOfPackage(pkg, s.path),
+    etag: s.etag.replace(/"/g, ''),
+    sizeBytes: s.size_bytes,
+  }));
+  const total = segments.reduce((sum, s) => sum + s.sizeBytes, 0);
+  if (total !== intended.size || input.size !== intended.size) {
+    throw refuse('size', sendMessages.sizeMismatch);
+  }
+  const key = `${pkg.objectPrefix}${cleanObjectName(input.upload_filename)}`;
+  let manifest;
+  try {
+    manifest = await ctx.storage.putManifest({ container: pkg.container, key }, segments);
+  } catch (error) {
+    if (error instanceof StorageError && error.code === 'invalid_manifest') {
+      throw new ApiError(400, 'validation', {
+        detail: sendMessages.sloFailed,
+        segments: error.problems.map(([path, reason]) => `${path}: ${reason}`),
+      });
+    }
+    throw error;
+  }
+  if (manifest.sizeBytes !== intended.size) throw refuse('size', sendMessages.sizeMismatch);
+  await ctx.db
+    .update(packageFiles)
+    .set({ state: 'stored', objectKey: key, etag: manifest.etag, slabStart: null })
+    .where(eq(packageFiles.id, intended.id));
+  return { object_path: `/${pkg.container}/${key}`, etag: manifest.etag };
+}

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
+import type { TestServer } from './harness';
+
+/** A file the test sends: its path in the package and its bytes. */
+export interface TestFile {
+  path: string;
+  bytes: Buffer;
+}
+
+export const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+
+/** Deterministic bytes of a given size, different per seed, so mixed-up files show. */
+export function fileBytes(size: number, seed: number): Buffer {
+  const out = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) out[i] = (i * 31 + seed * 7 + (i >> 8)) & 0xff;
+  return out;
+}
+
+/**
+ * Sends a package the way the browser engine does, over real HTTP against a listening test
+ * server: create, sign grants, FormPost small files, PUT a slab and segments, report each, and
+ * finalise. Storage URLs name the configured PUBLIC_URL; they are pointed at the listening port
+ * (the signatures cover only the path, as in Swift).
+ */
+export class TestUploader {
+  constructor(
+    private readonly server: TestServer,
+    private readonly origin: string,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  private atServer(url: string): string {
+    const u = new URL(url);
+    return this.origin + u.pathname + u.search;
+  }
+
+  async call(method: string, url: string, payload?: unknown) {
+    const response = await this.server.app.inject({
+      method: method as 'POST',
+      url: `/api${url}`,
+      headers: this.headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+  }
+
+  async create(payload: Record<string, unknown>): Promise<SenderPackage> {
+    const { status, body } = await this.call('POST', '/packages/create/', payload);
+    if (status !== 201) throw new Error(`create failed ${status}: ${JSON.stringify(body)}`);
+    return body as unknown as SenderPackage;
+  }
+
+  async grants(pkg: SenderPackage, small: TestFile[], largeTotal = 0): Promise<BulkResponse> {
+    const { status, body } = await this.call('POST', `/packages/${pkg.slug}/bulk/`, {
+      batches: [
+        {
+          batch_name: 'batch-1',
+          files: small.map((f) => ({ path: f.path, size: f.bytes.length })),
+        },
+      ],
+      large_file_total_size: largeTotal,
+    });
+    if (status !== 200) throw new Error(`bulk failed ${status}: ${JSON.stringify(body)}`);
+    return body as unknown as BulkResponse;
+  }
+
+  /** FormPosts one batch; answers the updatefiles entries the engine would report. */
+  async formPost(grants: BulkResponse, files: TestFile[]) {
+    const batch = grants.bulk_data.file_data[0]!;
+    const form = new FormData();
+    form.set('redirect', batch.redirect);
+    form.set('max_file_size', String(batch.max_file_size));
+    form.set('max_file_count', String(batch.max_file_count));
+    form.set('expires', String(batch.expires));
+    form.set('signature', batch.sig);
+    files.forEach((f, i) => {
+      const clean = batch.cleaned_files.find((c) => c.path === f.path)!.clean_filename;
+      form.append(`file${i}`, new Blob([f.bytes]), clean);
+    });
+    const response = await fetch(this.atServer(batch.url), { method: 'POST', body: form });
+    if (response.status >= 300) throw new Error(`formpost failed ${response.status}`);
+    return files.map((f) => ({
+      etag: md5(f.bytes),
+      object_path: `${batch.object_prefix}${batch.cleaned_files.find((c) => c.path === f.path)!.clean_filename}`,
+      size_bytes: f.bytes.length,
+      user_path: f.path,
+    }));
+  }
+
+  /** PUTs an object under the package prefix with the prefix grant; answers `/container/key`. */
+  async put(grants: BulkResponse, name: string, bytes: Buffer): Promise<string> {
+    const t = grants.tempurl_data;
+    const query = new URL(t.temp_url).search;
+    const url = `${t.swift_endpoint}${t.swift_path}${name}${query}`;
+    const response = await fetch(this.atServer(url), { method: 'PUT', body: bytes });
+    if (response.status !== 201) throw new Error(`put failed ${response.status}`);
+    return `/${t.container}/${t.object_prefix}${name}`;
+  }
+
+  upload(pkg: SenderPackage, step: string, payload: unknown) {
+    return this.call('POST', `/packages/${pkg.contract.slug}/${pkg.slug}/${step}/`, payload);
+  }
+}
