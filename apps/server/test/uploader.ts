@@ -20,8 +20,8 @@ export function fileBytes(size: number, seed: number): Buffer {
 /**
  * Sends a package the way the browser engine does, over real HTTP against a listening test
  * server: create, sign grants, FormPost small files, PUT a slab and segments, report each, and
- * finalise. Storage URLs name the configured PUBLIC_URL; they are pointed at the listening port
- * (the signatures cover only the path, as in Swift).
+ * finalise. Embedded-store URLs name the configured PUBLIC_URL; they are pointed at the listening
+ * port (the signatures cover only the path, as in Swift).
  */
 export class TestUploader {
   constructor(
@@ -30,8 +30,10 @@ export class TestUploader {
     private readonly headers: Record<string, string>,
   ) {}
 
+  /** The embedded store answers on the listening port; a Swift URL is left as it is. */
   private atServer(url: string): string {
     const u = new URL(url);
+    if (u.origin !== new URL(this.server.ctx.config.publicUrl).origin) return url;
     return this.origin + u.pathname + u.search;
   }
 

@@ -12,6 +12,7 @@ import { fileBytes, md5, TestUploader, type TestFile } from '../../../test/uploa
 import { contracts, defaultContractSettings, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.service';
+import { swiftEnvironment } from '../../storage/swift/swift-test-environment';
 
 let server: TestServer;
 let fx: Awaited<ReturnType<typeof contractFixture>>;
@@ -31,8 +32,14 @@ const intended = (files: TestFile[]) => ({
 
 beforeAll(async () => {
   server = await startTestServer();
-  origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
-  fx = await contractFixture(server);
+  ({ origin, fx, sender } = await setUpContract(server));
+});
+afterAll(() => server.close());
+
+/** What every send test needs: a contract with groups, notifications and a listening server. */
+async function setUpContract(server: TestServer) {
+  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const fx = await contractFixture(server);
   // The sender and the receive-only member share a group; the admin is in the master group.
   await insertGroup(server.ctx.db, fx.contract.id, {
     name: 'Design',
@@ -48,105 +55,31 @@ beforeAll(async () => {
       },
     })
     .where(eq(contracts.id, fx.contract.id));
-  sender = new TestUploader(server, origin, fx.sender.headers);
-});
-afterAll(() => server.close());
+  return { origin, fx, sender: new TestUploader(server, origin, fx.sender.headers) };
+}
+
+const swift = swiftEnvironment();
+if (swift) {
+  describe('sending a package to OpenStack Swift', () => {
+    let swiftServer: TestServer;
+    afterAll(() => swiftServer?.close());
+    it('stores every kind of file on Swift and sends the package', async () => {
+      swiftServer = await startTestServer({
+        STORAGE_DRIVER: 'swift',
+        SWIFT_AUTH_URL: swift.authUrl,
+        SWIFT_USER: swift.user,
+        SWIFT_KEY: swift.key,
+        SWIFT_TEMPURL_KEY: swift.tempUrlKey,
+      });
+      const setUp = await setUpContract(swiftServer);
+      await sendsEveryKindOfFile(swiftServer, setUp.fx, setUp.sender);
+    });
+  });
+}
 
 describe('sending a package', () => {
-  it('uploads small files, a slab and a large file, then tells recipients and the watch list', async () => {
-    const small = [
-      { path: 'Brief/notes.txt', bytes: fileBytes(1200, 1) },
-      { path: 'Brief/Präsentation über.pdf', bytes: fileBytes(70_000, 2) },
-    ];
-    const slabbed = [
-      { path: 'icons/a.png', bytes: fileBytes(300, 3) },
-      { path: 'icons/b.png', bytes: fileBytes(0, 4) },
-      { path: 'icons/c.png', bytes: fileBytes(5000, 5) },
-    ];
-    const segments = [fileBytes(64 * 1024, 6), fileBytes(64 * 1024, 7), fileBytes(999, 8)];
-    const large = { path: 'video/cut.mov', bytes: Buffer.concat(segments) };
-    const all = [...small, ...slabbed, large];
-
-    const pkg = await sender.create({
-      contract: fx.contract.slug,
-      name: 'Launch assets',
-      message: 'Final versions',
-      recipients: [{ id: fx.receiver.user.id }, { email: 'Partner@Example.com', mobile: null }],
-      ...period(),
-      ...intended(all),
-    });
-    expect(pkg).toMatchObject({ status: 'uploading', num_files: 6, date_sent: null });
-    expect(pkg.recipients.map((r) => r.email).sort()).toEqual(
-      [fx.receiver.user.email, 'partner@example.com'].sort(),
-    );
-
-    const grants = await sender.grants(pkg, small, large.bytes.length);
-    const formFiles = await sender.formPost(grants, small);
-    expect((await sender.upload(pkg, 'updatefiles', { files: formFiles })).status).toBe(200);
-
-    const slabPath = await sender.put(
-      grants,
-      'slabs/0',
-      Buffer.concat(slabbed.map((f) => f.bytes)),
-    );
-    let offset = 0;
-    const slabFiles = slabbed.map((f) => {
-      const entry = { user_path: f.path, start_byte: offset, end_byte: offset + f.bytes.length };
-      offset += f.bytes.length;
-      return entry;
-    });
-    const slab = await sender.upload(pkg, 'updateslabfile', {
-      object_path: slabPath,
-      size: offset,
-      files: slabFiles,
-    });
-    expect(slab.status).toBe(200);
-
-    const sloContent = [];
-    for (const [i, bytes] of segments.entries()) {
-      const path = await sender.put(grants, `segments/cut/${i}`, bytes);
-      sloContent.push({ path, etag: md5(bytes), size_bytes: bytes.length });
-    }
-    const slo = await sender.upload(pkg, 'slo', {
-      upload_filename: large.path,
-      size: large.bytes.length,
-      slo_content: sloContent,
-    });
-    expect(slo.status).toBe(200);
-
-    const done = await sender.upload(pkg, 'update', { complete: true, name: pkg.name });
-    expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ status: 'complete', failed_files: [], num_files: 6 });
-    expect(done.body.bytes).toBe(all.reduce((s, f) => s + f.bytes.length, 0));
-
-    const inboxMail = await server.waitForMail((m) =>
-      JSON.stringify(m.to).includes(fx.receiver.user.email),
-    );
-    expect(inboxMail.subject).toContain('"Launch assets"');
-    expect(linkIn(inboxMail)).toBe(`http://127.0.0.1:8080/inbox/${pkg.slug}`);
-    const externalMail = await server.waitForMail((m) =>
-      JSON.stringify(m.to).includes('partner@example.com'),
-    );
-    expect(linkIn(externalMail)).toMatch(
-      new RegExp(`^http://127\\.0\\.0\\.1:8080/inbox/external/${pkg.slug}\\?key=[\\w-]{43}$`),
-    );
-    const watch = await server.waitForMail((m) => m.subject === 'Package sent: Launch assets');
-    expect(watch.text).toContain('6 file(s)');
-
-    // The key is in the mail only; the database holds its hash.
-    const key = new URL(linkIn(externalMail)).searchParams.get('key')!;
-    const rows = await server.ctx.db.select().from(packageRecipients);
-    expect(JSON.stringify(rows)).not.toContain(key);
-
-    // The engine retries finalising; a second call neither fails nor mails again.
-    const again = await sender.upload(pkg, 'update', { complete: true });
-    expect(again.body).toMatchObject({ status: 'complete' });
-    await server.outbox.drain();
-    const sentMails = (await server.mails()).filter(
-      (m) => m.subject === 'Package sent: Launch assets',
-    );
-    expect(sentMails).toHaveLength(1);
-  });
+  it('uploads small files, a slab and a large file, then tells recipients and the watch list', () =>
+    sendsEveryKindOfFile(server, fx, sender));
 
   it('refuses to finalise with missing files, and force-completes with the ones that arrived', async () => {
     const files = [
@@ -362,3 +295,102 @@ describe('what a send is checked against', () => {
     expect(row!.userId).toBe(fx.admin.user.id);
   });
 });
+
+/**
+ * The whole send path as the engine drives it: FormPost for small files, a slab, segments joined
+ * by a manifest, finalise; then the recipients' and the watch list's mails.
+ */
+async function sendsEveryKindOfFile(
+  server: TestServer,
+  fx: Awaited<ReturnType<typeof contractFixture>>,
+  sender: TestUploader,
+) {
+  const small = [
+    { path: 'Brief/notes.txt', bytes: fileBytes(1200, 1) },
+    { path: 'Brief/Präsentation über.pdf', bytes: fileBytes(70_000, 2) },
+  ];
+  const slabbed = [
+    { path: 'icons/a.png', bytes: fileBytes(300, 3) },
+    { path: 'icons/b.png', bytes: fileBytes(0, 4) },
+    { path: 'icons/c.png', bytes: fileBytes(5000, 5) },
+  ];
+  const segments = [fileBytes(64 * 1024, 6), fileBytes(64 * 1024, 7), fileBytes(999, 8)];
+  const large = { path: 'video/cut.mov', bytes: Buffer.concat(segments) };
+  const all = [...small, ...slabbed, large];
+
+  const pkg = await sender.create({
+    contract: fx.contract.slug,
+    name: 'Launch assets',
+    message: 'Final versions',
+    recipients: [{ id: fx.receiver.user.id }, { email: 'Partner@Example.com', mobile: null }],
+    ...period(),
+    ...intended(all),
+  });
+  expect(pkg).toMatchObject({ status: 'uploading', num_files: 6, date_sent: null });
+  expect(pkg.recipients.map((r) => r.email).sort()).toEqual(
+    [fx.receiver.user.email, 'partner@example.com'].sort(),
+  );
+
+  const grants = await sender.grants(pkg, small, large.bytes.length);
+  const formFiles = await sender.formPost(grants, small);
+  expect((await sender.upload(pkg, 'updatefiles', { files: formFiles })).status).toBe(200);
+
+  const slabPath = await sender.put(grants, 'slabs/0', Buffer.concat(slabbed.map((f) => f.bytes)));
+  let offset = 0;
+  const slabFiles = slabbed.map((f) => {
+    const entry = { user_path: f.path, start_byte: offset, end_byte: offset + f.bytes.length };
+    offset += f.bytes.length;
+    return entry;
+  });
+  const slab = await sender.upload(pkg, 'updateslabfile', {
+    object_path: slabPath,
+    size: offset,
+    files: slabFiles,
+  });
+  expect(slab.status).toBe(200);
+
+  const sloContent = [];
+  for (const [i, bytes] of segments.entries()) {
+    const path = await sender.put(grants, `segments/cut/${i}`, bytes);
+    sloContent.push({ path, etag: md5(bytes), size_bytes: bytes.length });
+  }
+  const slo = await sender.upload(pkg, 'slo', {
+    upload_filename: large.path,
+    size: large.bytes.length,
+    slo_content: sloContent,
+  });
+  expect(slo.status).toBe(200);
+
+  const done = await sender.upload(pkg, 'update', { complete: true, name: pkg.name });
+  expect(done.status).toBe(200);
+  expect(done.body).toMatchObject({ status: 'complete', failed_files: [], num_files: 6 });
+  expect(done.body.bytes).toBe(all.reduce((s, f) => s + f.bytes.length, 0));
+
+  const inboxMail = await server.waitForMail((m) =>
+    JSON.stringify(m.to).includes(fx.receiver.user.email),
+  );
+  expect(inboxMail.subject).toContain('"Launch assets"');
+  expect(linkIn(inboxMail)).toBe(`http://127.0.0.1:8080/inbox/${pkg.slug}`);
+  const externalMail = await server.waitForMail((m) =>
+    JSON.stringify(m.to).includes('partner@example.com'),
+  );
+  expect(linkIn(externalMail)).toMatch(
+    new RegExp(`^http://127\\.0\\.0\\.1:8080/inbox/external/${pkg.slug}\\?key=[\\w-]{43}$`),
+  );
+  const watch = await server.waitForMail((m) => m.subject === 'Package sent: Launch assets');
+  expect(watch.text).toContain('6 file(s)');
+
+  // The key is in the mail only; the database holds its hash.
+  const key = new URL(linkIn(externalMail)).searchParams.get('key')!;
+  const rows = await server.ctx.db.select().from(packageRecipients);
+  expect(JSON.stringify(rows)).not.toContain(key);
+
+  // The engine retries finalising; a second call neither fails nor mails again.
+  const again = await sender.upload(pkg, 'update', { complete: true });
+  expect(again.body).toMatchObject({ status: 'complete' });
+  await server.outbox.drain();
+  const sentMails = (await server.mails()).filter(
+    (m) => m.subject === 'Package sent: Launch assets',
+  );
+  expect(sentMails).toHaveLength(1);
+}
