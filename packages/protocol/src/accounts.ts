@@ -94,6 +94,8 @@ export interface Contract {
   permissions: { send: boolean; admin: boolean };
   settings: ContractSettings;
   storage_app_groups: { id: number; name: string }[];
+  /** Whether the operator allows custom branding: off, there is no Custom Branding tab. */
+  branding_enabled: boolean;
 }
 
 /** A row of `GET /user/permissions/`: the user's membership of one contract. */

@@ -17,6 +17,7 @@ export const adminMessages = {
   logoRejected: "We couldn't upload your file. Please try again with a different one.",
   brandingUpdated: 'Custom branding updated successfully',
   brandingUpdateFailed: 'Failed to update branding',
+  brandingNotEnabled: 'Custom branding is not enabled for this contract.',
   userExists: 'This user is already a member of this contract.',
   notAMember: 'That user is not a member of this contract.',
   unknownGroup: 'That group does not exist in this contract.',

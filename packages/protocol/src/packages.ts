@@ -13,6 +13,7 @@ export const sendMessages = {
   adHocNotAllowed: 'New recipients cannot be added in this contract.',
   recipientNotAllowed: 'You cannot send packages to this recipient.',
   duplicatePath: 'The same file path appears twice.',
+  fileFolderClash: 'A file has the same path as a folder of other files.',
   badPath: 'File paths are relative, use / between folders and have no empty or .. segments.',
   expectedMismatch: 'The expected file count and size must match the intended files.',
   periodEndBeforeStart: 'The end of the access period cannot be before its start.',
@@ -67,10 +68,26 @@ export function accessPeriodProblem(
   return null;
 }
 
-/** A user path inside a package: relative, '/'-separated, no empty, '.' or '..' segments. */
+/**
+ * A user path inside a package: relative, '/'-separated, no empty, '.' or '..' segments, no NUL
+ * and no broken Unicode (a lone surrogate cannot be written as UTF-8 in a tar header).
+ */
 export function isPackagePath(path: string): boolean {
-  if (!path || path.length > packageLimits.maxPathLength) return false;
+  if (!path || path.length > packageLimits.maxPathLength || path.includes('\0')) return false;
+  // With the u flag a proper surrogate pair is one code point, so this finds only lone halves.
+  if (/[\uD800-\uDFFF]/u.test(path)) return false;
   return path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
+/** A path that is both a file and a folder of another file (`a` and `a/b`): one would be lost. */
+export function fileFolderClash(paths: Iterable<string>): string | null {
+  const files = new Set(paths);
+  for (const path of files) {
+    for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+      if (files.has(path.slice(0, slash))) return path.slice(0, slash);
+    }
+  }
+  return null;
 }
 
 const userPath = z.string().refine(isPackagePath, sendMessages.badPath);
@@ -126,6 +143,14 @@ export const createPackageRequest = z
         code: 'custom',
         path: ['intended_files'],
         message: sendMessages.duplicatePath,
+      });
+    }
+    const clash = fileFolderClash(paths);
+    if (clash !== null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['intended_files'],
+        message: `${sendMessages.fileFolderClash} (${clash})`,
       });
     }
     const total = input.intended_files.reduce((sum, f) => sum + f.size, 0);
