@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
-  existsSync,
   mkdtempSync,
   openSync,
   readdirSync,
