@@ -6,6 +6,7 @@ import {
   launchBrowser,
   prepareSite,
   readMails,
+  runAdmin,
   startServer,
   waitForMail,
   waitForMailLink,
@@ -306,6 +307,23 @@ describe('the Settings screen', () => {
     await mark.getByText('Demo Studio').waitFor();
     const sidebarLogo = mark.getByRole('img', { name: 'Demo Studio logo' });
     expect(await sidebarLogo.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+  });
+
+  it('drops the Custom Branding tab and the branding once the operator disables it', async () => {
+    // On PGlite the operator CLI needs the database to itself, so the server pauses meanwhile.
+    await server.stop({ keepData: true });
+    await runAdmin(site, ['disable-branding', '--slug', 'demo']);
+    server = await startServer(site);
+
+    await page.goto(`${server.url}/settings/demo/custom-branding`);
+    await page.waitForURL('**/settings/demo/general');
+    await page.getByRole('tab', { name: 'General' }).waitFor();
+    expect(await page.getByRole('tab').count()).toBe(1);
+
+    const brandings = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/projects/');
+    await page.goto(`${server.url}/branding/inbox`);
+    expect(await (await brandings).json()).toEqual([]);
+    await page.getByTestId('brand-mark').getByText('Demo Contract').waitFor();
   });
 });
 

@@ -96,7 +96,11 @@ export async function runAdmin(site: Site, args: string[]): Promise<string> {
 export interface RunningServer {
   url: string;
   pid: number;
-  stop(): Promise<void>;
+  /**
+   * Stops the server and removes the site's data, unless `keepData` asks to keep it so the
+   * operator CLI can run on it (PGlite allows one process at a time) and a server start again.
+   */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /** Starts the server on the site and waits until /healthcheck answers. */
@@ -127,7 +131,7 @@ export async function startServer(site: Site): Promise<RunningServer> {
   return {
     url: site.url,
     pid,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       if (child.exitCode === null) {
         process.kill(pid, 'SIGTERM');
         const stopped = await Promise.race([
@@ -136,6 +140,7 @@ export async function startServer(site: Site): Promise<RunningServer> {
         ]);
         if (!stopped) process.kill(pid, 'SIGKILL');
       }
+      if (keepData) return;
       await rm(site.dataDir, { recursive: true, force: true });
       await site.dropDatabase();
     },

@@ -3,7 +3,11 @@ import { asc } from 'drizzle-orm';
 import { buildApp, type BuiltApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { contracts } from '../db/schema';
-import { createContract, setContractEnabled } from '../modules/contracts/contracts.service';
+import {
+  createContract,
+  setBrandingEnabled,
+  setContractEnabled,
+} from '../modules/contracts/contracts.service';
 
 /**
  * Operator commands for a real installation (started with SEED_DEMO=false): they use the same
@@ -53,28 +57,50 @@ program
     withApp(async ({ ctx }) => {
       const rows = await ctx.db.select().from(contracts).orderBy(asc(contracts.id));
       for (const c of rows)
-        process.stdout.write(`${c.slug}\t${c.enabled ? 'enabled' : 'disabled'}\t${c.name}\n`);
+        process.stdout.write(
+          `${c.slug}\t${c.enabled ? 'enabled' : 'disabled'}\t` +
+            `branding ${c.brandingEnabled ? 'enabled' : 'disabled'}\t${c.name}\n`,
+        );
       if (rows.length === 0) process.stdout.write('No contracts yet.\n');
     }),
   );
 
-for (const [name, enabled] of [
-  ['disable-contract', false],
-  ['enable-contract', true],
-] as const) {
-  program
-    .command(name)
-    .description(
-      `${enabled ? 'enable' : 'disable'} a contract: its members ${enabled ? 'regain' : 'lose'} access to it`,
-    )
-    .requiredOption('--slug <slug>', 'contract slug')
-    .action((opts: { slug: string }) =>
-      withApp(async ({ ctx }) => {
-        if (!(await setContractEnabled(ctx, opts.slug, enabled)))
-          throw new Error(`No contract with slug ${opts.slug}`);
-        process.stdout.write(`Contract ${opts.slug} ${enabled ? 'enabled' : 'disabled'}.\n`);
-      }),
-    );
+// The operator's switches on a contract: each a disable-X and an enable-X command.
+const switches = [
+  {
+    noun: 'contract',
+    subject: 'a contract',
+    set: setContractEnabled,
+    effect: (on: boolean) => `its members ${on ? 'regain' : 'lose'} access to it`,
+    done: (slug: string) => `Contract ${slug}`,
+  },
+  {
+    noun: 'branding',
+    subject: "a contract's custom branding",
+    set: setBrandingEnabled,
+    effect: (on: boolean) =>
+      on
+        ? 'its project admins can set it on the Custom Branding tab'
+        : 'the default branding shows and the Custom Branding tab is hidden',
+    done: (slug: string) => `Custom branding of contract ${slug}`,
+  },
+] as const;
+
+for (const { noun, subject, set, effect, done } of switches) {
+  for (const enabled of [false, true]) {
+    const verb = enabled ? 'enable' : 'disable';
+    program
+      .command(`${verb}-${noun}`)
+      .description(`${verb} ${subject}: ${effect(enabled)}`)
+      .requiredOption('--slug <slug>', 'contract slug')
+      .action((opts: { slug: string }) =>
+        withApp(async ({ ctx }) => {
+          if (!(await set(ctx, opts.slug, enabled)))
+            throw new Error(`No contract with slug ${opts.slug}`);
+          process.stdout.write(`${done(opts.slug)} ${verb}d.\n`);
+        }),
+      );
+  }
 }
 
 program.parseAsync().catch((error: unknown) => {

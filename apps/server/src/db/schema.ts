@@ -107,6 +107,8 @@ export const contracts = pgTable('contracts', {
   name: text().notNull(),
   serviceId: text().notNull().default(''),
   enabled: boolean().notNull().default(true),
+  /** The operator's switch for custom branding; off, the contract shows the default branding. */
+  brandingEnabled: boolean().notNull().default(true),
   settings: jsonb().$type<ContractSettings>().notNull().default(defaultContractSettings),
   createdAt: now(),
 });

@@ -4,12 +4,14 @@ import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
 import { ApiError, parse } from '../../http/errors';
 import { contractsOfUser } from '../contracts/contracts.repository';
-import { adminOf, memberOf } from '../contracts/contracts.policy';
+import { memberOf } from '../contracts/contracts.policy';
+import { brandingAdminOf } from './branding.policy';
 import { brandingOf, brandingsOf, updateBranding } from './branding.service';
 
 /**
  * The projects (branding) service, mounted under its own prefix: every member may read their
- * contracts' brandings; only a project admin may change one.
+ * contracts' brandings; only a project admin may change one, and only where the operator has
+ * enabled custom branding. A contract with it disabled reads as having no branding.
  */
 export async function brandingRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
@@ -31,7 +33,7 @@ export async function brandingRoutes(app: FastifyInstance, opts: { ctx: AppConte
   });
 
   app.patch('/:contract/', { bodyLimit: 8 * 1024 * 1024 }, async (request) => {
-    const { contract } = await adminOf(
+    const { contract } = await brandingAdminOf(
       ctx.db,
       requireUser(request),
       (request.params as { contract: string }).contract,

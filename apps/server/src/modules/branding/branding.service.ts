@@ -7,6 +7,7 @@ import {
   limits,
   type Branding,
   type brandingRequest,
+  type Contract,
 } from '@filerunner/protocol';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -31,29 +32,36 @@ function present(row: BrandingRow, contract: Pick<ContractRow, 'slug'>): Brandin
   };
 }
 
+/**
+ * The saved brandings of the given contracts, leaving out those whose custom branding the
+ * operator has disabled (the client shows the default branding for them).
+ */
 export async function brandingsOf(
   db: Database,
-  contractList: Pick<ContractRow, 'id' | 'slug'>[],
+  contractList: Pick<Contract, 'id' | 'slug' | 'branding_enabled'>[],
 ): Promise<Branding[]> {
-  if (contractList.length === 0) return [];
+  const shown = contractList.filter((c) => c.branding_enabled);
+  if (shown.length === 0) return [];
   const rows = await db
     .select()
     .from(brandings)
     .where(
       inArray(
         brandings.contractId,
-        contractList.map((c) => c.id),
+        shown.map((c) => c.id),
       ),
     );
   return rows.map((row) =>
     present(
       row,
-      contractList.find((c) => c.id === row.contractId)!,
+      shown.find((c) => c.id === row.contractId)!,
     ),
   );
 }
 
+/** The contract's saved branding; null when there is none or custom branding is disabled. */
 export async function brandingOf(db: Database, contract: ContractRow): Promise<Branding | null> {
+  if (!contract.brandingEnabled) return null;
   const [row] = await db.select().from(brandings).where(eq(brandings.contractId, contract.id));
   return row ? present(row, contract) : null;
 }

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { adminMessages } from '@filerunner/protocol';
+import { adminMessages, messages } from '@filerunner/protocol';
+import { contracts } from '../../db/schema';
 import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
-import { defaultColour } from './branding.service';
+import { addMember, setBrandingEnabled } from '../contracts/contracts.service';
+import { defaultColour, updateBranding } from './branding.service';
 
 let server: TestServer;
 let fx: Awaited<ReturnType<typeof contractFixture>>;
@@ -72,5 +74,54 @@ describe('custom branding', () => {
     const tooBig = await patch({ logo: huge });
     expect(tooBig.statusCode).toBe(400);
     expect(tooBig.json()).toEqual({ logo: [adminMessages.logoRejected] });
+  });
+});
+
+describe('custom branding switched off by the operator', () => {
+  it('hides the saved branding: 404 for the contract, left out of the list, kept for later', async () => {
+    const saved = (await patch({ name: 'Kept Branding' })).json();
+    const [other] = await server.ctx.db
+      .insert(contracts)
+      .values({ name: 'Other Works', slug: `other-${fx.contract.id}` })
+      .returning();
+    await addMember(server.ctx, other!.id, fx.receiver.user.id, {});
+    const otherBranding = await updateBranding(server.ctx, other!, { name: 'Other Works' });
+    expect((await get('/api/projects/')).json()).toEqual(
+      expect.arrayContaining([saved, otherBranding]),
+    );
+
+    expect(await setBrandingEnabled(server.ctx, fx.contract.slug, false)).toBe(true);
+    expect((await get(`/api/projects/${fx.contract.slug}/`)).statusCode).toBe(404);
+    expect((await get(`/api/projects/${fx.contract.slug}/`, fx.admin.headers)).statusCode).toBe(
+      404,
+    );
+    expect((await get('/api/projects/')).json()).toEqual([otherBranding]);
+    const listed = (await get('/api/contracts/')).json();
+    expect(listed.find((c: { slug: string }) => c.slug === fx.contract.slug)).toMatchObject({
+      branding_enabled: false,
+    });
+
+    expect(await setBrandingEnabled(server.ctx, fx.contract.slug, true)).toBe(true);
+    expect((await get(`/api/projects/${fx.contract.slug}/`)).json()).toEqual(saved);
+    expect(await setBrandingEnabled(server.ctx, 'no-such-contract', false)).toBe(false);
+  });
+
+  it("refuses the admin's PATCH with 403 before reading the body; others keep their answers", async () => {
+    await setBrandingEnabled(server.ctx, fx.contract.slug, false);
+    try {
+      const refused = await patch({ name: 'Not Allowed' });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ detail: adminMessages.brandingNotEnabled });
+      expect((await patch({ alias: 'A' })).json()).toEqual({
+        detail: adminMessages.brandingNotEnabled,
+      });
+      const sender = await patch({ name: 'Sender' }, fx.sender.headers);
+      expect(sender.statusCode).toBe(403);
+      expect(sender.json()).toEqual({ detail: messages.auth.forbidden });
+      expect((await patch({ name: 'Outsider' }, fx.outsider.headers)).statusCode).toBe(404);
+    } finally {
+      await setBrandingEnabled(server.ctx, fx.contract.slug, true);
+    }
+    expect((await patch({ name: 'Allowed Again' })).statusCode).toBe(200);
   });
 });

@@ -30,6 +30,7 @@ export async function contractsOfUser(db: Database, userId: number): Promise<Con
     permissions: { send: membership.send, admin: membership.admin },
     settings: contract.settings,
     storage_app_groups: storageGroups.get(contract.id) ?? [],
+    branding_enabled: contract.brandingEnabled,
   }));
 }
 

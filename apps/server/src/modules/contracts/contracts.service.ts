@@ -57,15 +57,37 @@ export async function addMember(
     .onConflictDoNothing();
 }
 
-export async function setContractEnabled(
+/** An operator's switch on a contract; false when no contract has the slug. */
+async function setContractSwitch(
+  ctx: AppContext,
+  slug: string,
+  change: Partial<Pick<ContractRow, 'enabled' | 'brandingEnabled'>>,
+): Promise<boolean> {
+  const rows = await ctx.db
+    .update(contracts)
+    .set(change)
+    .where(eq(contracts.slug, slug))
+    .returning({ id: contracts.id });
+  return rows.length > 0;
+}
+
+/** Disabled, a contract is gone for its members (404) until enabled again. */
+export function setContractEnabled(
   ctx: AppContext,
   slug: string,
   enabled: boolean,
 ): Promise<boolean> {
-  const rows = await ctx.db
-    .update(contracts)
-    .set({ enabled })
-    .where(eq(contracts.slug, slug))
-    .returning({ id: contracts.id });
-  return rows.length > 0;
+  return setContractSwitch(ctx, slug, { enabled });
+}
+
+/**
+ * Disabled, the contract's custom branding is neither shown nor editable (it is kept, and shows
+ * again once enabled).
+ */
+export function setBrandingEnabled(
+  ctx: AppContext,
+  slug: string,
+  enabled: boolean,
+): Promise<boolean> {
+  return setContractSwitch(ctx, slug, { brandingEnabled: enabled });
 }

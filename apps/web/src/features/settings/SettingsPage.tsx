@@ -10,15 +10,12 @@ import { contractSelected } from '../projects/projects-slice';
 import { routePrefix } from '../shell/navigation';
 import { CustomBrandingTab } from './CustomBrandingTab';
 import { GeneralSettingsTab } from './GeneralSettingsTab';
-
-const tabs = [
-  { slug: 'general', label: 'General' },
-  { slug: 'custom-branding', label: 'Custom Branding' },
-] as const;
+import { settingsTabsOf } from './settings-tabs';
 
 /**
  * /settings/:slug/:tab — a project's settings (admins). Without a slug it opens the selected
- * project; an unknown tab opens General. The address and the project selector follow each other.
+ * project; an unknown tab, or Custom Branding where branding is disabled, opens General. The
+ * address and the project selector follow each other.
  */
 export function SettingsPage() {
   const { slug, tab } = useParams();
@@ -42,6 +39,7 @@ export function SettingsPage() {
 
   if (!contract) return <Navigate to={`${prefix}/settings/${selectedSlug}/general`} replace />;
   if (!contract.permissions.admin) return <Navigate to={`${prefix}/inbox`} replace />;
+  const tabs = settingsTabsOf(contract);
   const current = tabs.find((t) => t.slug === tab);
   if (!current) return <Navigate to={`${prefix}/settings/${contract.slug}/general`} replace />;
 

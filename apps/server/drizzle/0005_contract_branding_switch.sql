@@ -1,0 +1,1 @@
+ALTER TABLE "contracts" ADD COLUMN "branding_enabled" boolean DEFAULT true NOT NULL;
