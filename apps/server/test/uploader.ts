@@ -18,6 +18,25 @@ export function fileBytes(size: number, seed: number): Buffer {
 }
 
 /**
+ * One package holding every kind of upload the engine makes: small files sent by FormPost, small
+ * files packed into one slab object, and a large file sent as segments joined by a manifest.
+ */
+export function everyKindOfFile() {
+  const small: TestFile[] = [
+    { path: 'Brief/notes.txt', bytes: fileBytes(1200, 1) },
+    { path: 'Brief/Präsentation über.pdf', bytes: fileBytes(70_000, 2) },
+  ];
+  const slabbed: TestFile[] = [
+    { path: 'icons/a.png', bytes: fileBytes(300, 3) },
+    { path: 'icons/b.png', bytes: fileBytes(0, 4) },
+    { path: 'icons/c.png', bytes: fileBytes(5000, 5) },
+  ];
+  const segments = [fileBytes(64 * 1024, 6), fileBytes(64 * 1024, 7), fileBytes(999, 8)];
+  const large: TestFile = { path: 'video/cut.mov', bytes: Buffer.concat(segments) };
+  return { small, slabbed, segments, large, all: [...small, ...slabbed, large] };
+}
+
+/**
  * Sends a package the way the browser engine does, over real HTTP against a listening test
  * server: create, sign grants, FormPost small files, PUT a slab and segments, report each, and
  * finalise. Embedded-store URLs name the configured PUBLIC_URL; they are pointed at the listening
@@ -98,6 +117,36 @@ export class TestUploader {
     const response = await fetch(this.atServer(url), { method: 'PUT', body: bytes });
     if (response.status !== 201) throw new Error(`put failed ${response.status}`);
     return `/${t.container}/${t.object_prefix}${name}`;
+  }
+
+  /** PUTs `files` as one slab object and reports where each lies in it (`updateslabfile`). */
+  async slab(pkg: SenderPackage, grants: BulkResponse, name: string, files: TestFile[]) {
+    const objectPath = await this.put(grants, name, Buffer.concat(files.map((f) => f.bytes)));
+    let offset = 0;
+    const entries = files.map((f) => {
+      const entry = { user_path: f.path, start_byte: offset, end_byte: offset + f.bytes.length };
+      offset += f.bytes.length;
+      return entry;
+    });
+    return this.upload(pkg, 'updateslabfile', {
+      object_path: objectPath,
+      size: offset,
+      files: entries,
+    });
+  }
+
+  /** PUTs a large file's segments and reports the manifest that joins them (`slo`). */
+  async segmented(pkg: SenderPackage, grants: BulkResponse, path: string, segments: Buffer[]) {
+    const content = [];
+    for (const [i, bytes] of segments.entries()) {
+      const objectPath = await this.put(grants, `segments/${path}/${i}`, bytes);
+      content.push({ path: objectPath, etag: md5(bytes), size_bytes: bytes.length });
+    }
+    return this.upload(pkg, 'slo', {
+      upload_filename: path,
+      size: segments.reduce((sum, b) => sum + b.length, 0),
+      slo_content: content,
+    });
   }
 
   upload(pkg: SenderPackage, step: string, payload: unknown) {

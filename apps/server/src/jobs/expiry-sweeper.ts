@@ -1,11 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { limits } from '@filerunner/protocol';
 import type { Config } from '../config';
 import { queryRows, type Database } from '../db/client';
-import { contracts, packages, users } from '../db/schema';
+import { packages } from '../db/schema';
 import { notifyContractWatchers } from '../modules/activity/package-notifications';
 import { PollingWorker } from './polling-worker';
+import { senderName } from '../modules/accounts/display-name';
+import { packageWithContract } from '../modules/packages/packages.repository';
 
 const SWEEP_MS = 5 * 60_000;
 
@@ -48,19 +50,11 @@ export class ExpirySweeper {
         returning id`,
       );
       for (const { id } of due) {
-        const [row] = await tx
-          .select({ pkg: packages, contract: contracts, sender: users })
-          .from(packages)
-          .innerJoin(contracts, eq(contracts.id, packages.contractId))
-          .leftJoin(users, eq(users.id, packages.senderId))
-          .where(eq(packages.id, id));
+        const row = await packageWithContract(tx, id);
         if (!row) continue;
-        const senderName = row.sender
-          ? `${row.sender.firstName} ${row.sender.lastName}`.trim() || row.sender.email
-          : 'a former member';
         await notifyContractWatchers(tx, this.config, row.contract, 'expiring', {
           name: row.pkg.name,
-          senderName,
+          senderName: senderName(row.sender),
           detail: `It expires at ${row.pkg.expiresAt.toISOString()}.`,
         });
       }

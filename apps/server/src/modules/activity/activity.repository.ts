@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from '
 import { limits, type ActivityPackage, type ActivityPage } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { contracts, packageRecipients, packages, users } from '../../db/schema';
+import { displayName } from '../accounts/display-name';
 
 type ContractRef = Pick<typeof contracts.$inferSelect, 'id' | 'slug' | 'name'>;
 
@@ -53,7 +54,7 @@ async function present(
     name: pkg.name,
     sender: sender
       ? {
-          name: `${sender.firstName} ${sender.lastName}`.trim() || sender.email,
+          name: displayName(sender),
           email: sender.email,
         }
       : null,

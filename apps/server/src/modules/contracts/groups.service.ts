@@ -10,12 +10,14 @@ import type { Database } from '../../db/client';
 import { groupMembers, groups, memberships, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import type { ContractRow } from './contracts.policy';
-
-const memberName = (u: { firstName: string; lastName: string; email: string }) =>
-  `${u.firstName} ${u.lastName}`.trim() || u.email;
+import { displayName } from '../accounts/display-name';
 
 type MemberRow = { id: number; firstName: string; lastName: string; email: string };
-const toMember = (u: MemberRow): GroupMember => ({ id: u.id, name: memberName(u), email: u.email });
+const toMember = (u: MemberRow): GroupMember => ({
+  id: u.id,
+  name: displayName(u),
+  email: u.email,
+});
 const memberColumns = {
   id: users.id,
   firstName: users.firstName,

@@ -17,6 +17,7 @@ import { addedToContractMail } from '../../notify/account-mails';
 import { findUserByEmail, updateUser } from '../accounts/accounts.repository';
 import { inviteUser } from '../accounts/accounts.service';
 import type { ContractRow } from './contracts.policy';
+import { displayName } from '../accounts/display-name';
 
 /** The members of a contract (all, or only the given users) with permissions and groups. */
 export async function listContractUsers(
@@ -48,7 +49,7 @@ export async function listContractUsers(
     email: user.email,
     first_name: user.firstName,
     last_name: user.lastName,
-    name: `${user.firstName} ${user.lastName}`.trim() || user.email,
+    name: displayName(user),
     mobile: user.mobile,
     admin: membership.admin,
     send: membership.send,

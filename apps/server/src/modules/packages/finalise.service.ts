@@ -9,15 +9,13 @@ import { packageReceivedMail } from '../../notify/package-mails';
 import { notifyContractWatchers } from '../activity/package-notifications';
 import type { ContractRow } from '../contracts/contracts.policy';
 import type { PackageRow } from './packages.policy';
+import { displayName } from '../accounts/display-name';
 
 export interface FinaliseResult {
   status: 'complete' | 'force_completed';
   /** User paths of the files that never arrived (only when forced). */
   failedFiles: string[];
 }
-
-const displayName = (u: { firstName: string; lastName: string; email: string }) =>
-  `${u.firstName} ${u.lastName}`.trim() || u.email;
 
 /**
  * Sends the package: checks every intended file is stored, marks it complete (or, with `force`,

@@ -3,9 +3,18 @@ import { mobileHint, type SenderPackage } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { contracts, packageRecipients, packages, users } from '../../db/schema';
 import type { StorageDriver } from '../../storage';
+import { displayName } from '../accounts/display-name';
 
-const nameOf = (u: { firstName: string; lastName: string; email: string }) =>
-  `${u.firstName} ${u.lastName}`.trim() || u.email;
+/** A package with its contract and its sender (null once the sender's account is deleted). */
+export async function packageWithContract(db: Database, packageId: number) {
+  const [row] = await db
+    .select({ pkg: packages, contract: contracts, sender: users })
+    .from(packages)
+    .innerJoin(contracts, eq(contracts.id, packages.contractId))
+    .leftJoin(users, eq(users.id, packages.senderId))
+    .where(eq(packages.id, packageId));
+  return row ?? null;
+}
 
 /** A package as its sender sees it (the create and finalise answers). */
 export async function senderPackageView(
@@ -13,13 +22,7 @@ export async function senderPackageView(
   storage: StorageDriver,
   packageId: number,
 ): Promise<SenderPackage> {
-  const [row] = await db
-    .select({ pkg: packages, contract: contracts, sender: users })
-    .from(packages)
-    .innerJoin(contracts, eq(contracts.id, packages.contractId))
-    .leftJoin(users, eq(users.id, packages.senderId))
-    .where(eq(packages.id, packageId));
-  const { pkg, contract, sender } = row!;
+  const { pkg, contract, sender } = (await packageWithContract(db, packageId))!;
   const recipients = await db
     .select({ recipient: packageRecipients, user: users })
     .from(packageRecipients)
@@ -33,7 +36,7 @@ export async function senderPackageView(
     message: pkg.message,
     status: pkg.status,
     contract: { id: contract.id, slug: contract.slug, name: contract.name },
-    sender: { name: sender ? nameOf(sender) : '' },
+    sender: { name: sender ? displayName(sender) : '' },
     date_sent: pkg.status === 'uploading' ? null : pkg.sentAt.toISOString(),
     valid_date: pkg.validFrom.toISOString(),
     expires_date: pkg.expiresAt.toISOString(),
@@ -44,7 +47,7 @@ export async function senderPackageView(
     recipients: recipients.map(({ recipient, user }) => ({
       id: recipient.userId ?? -recipient.id,
       email: recipient.email,
-      name: user ? nameOf(user) : recipient.email,
+      name: user ? displayName(user) : recipient.email,
       mobile_hint: recipient.mobile ? mobileHint(recipient.mobile) : null,
     })),
     storage_urls: [storage.accountUrl, ...storage.alternativeAccountUrls],

@@ -8,7 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/harness';
-import { fileBytes, md5, TestUploader, type TestFile } from '../../../test/uploader';
+import { everyKindOfFile, fileBytes, TestUploader, type TestFile } from '../../../test/uploader';
 import { contracts, defaultContractSettings, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.service';
@@ -305,18 +305,7 @@ async function sendsEveryKindOfFile(
   fx: Awaited<ReturnType<typeof contractFixture>>,
   sender: TestUploader,
 ) {
-  const small = [
-    { path: 'Brief/notes.txt', bytes: fileBytes(1200, 1) },
-    { path: 'Brief/Präsentation über.pdf', bytes: fileBytes(70_000, 2) },
-  ];
-  const slabbed = [
-    { path: 'icons/a.png', bytes: fileBytes(300, 3) },
-    { path: 'icons/b.png', bytes: fileBytes(0, 4) },
-    { path: 'icons/c.png', bytes: fileBytes(5000, 5) },
-  ];
-  const segments = [fileBytes(64 * 1024, 6), fileBytes(64 * 1024, 7), fileBytes(999, 8)];
-  const large = { path: 'video/cut.mov', bytes: Buffer.concat(segments) };
-  const all = [...small, ...slabbed, large];
+  const { small, slabbed, segments, large, all } = everyKindOfFile();
 
   const pkg = await sender.create({
     contract: fx.contract.slug,
@@ -335,30 +324,9 @@ async function sendsEveryKindOfFile(
   const formFiles = await sender.formPost(grants, small);
   expect((await sender.upload(pkg, 'updatefiles', { files: formFiles })).status).toBe(200);
 
-  const slabPath = await sender.put(grants, 'slabs/0', Buffer.concat(slabbed.map((f) => f.bytes)));
-  let offset = 0;
-  const slabFiles = slabbed.map((f) => {
-    const entry = { user_path: f.path, start_byte: offset, end_byte: offset + f.bytes.length };
-    offset += f.bytes.length;
-    return entry;
-  });
-  const slab = await sender.upload(pkg, 'updateslabfile', {
-    object_path: slabPath,
-    size: offset,
-    files: slabFiles,
-  });
+  const slab = await sender.slab(pkg, grants, 'slabs/0', slabbed);
   expect(slab.status).toBe(200);
-
-  const sloContent = [];
-  for (const [i, bytes] of segments.entries()) {
-    const path = await sender.put(grants, `segments/cut/${i}`, bytes);
-    sloContent.push({ path, etag: md5(bytes), size_bytes: bytes.length });
-  }
-  const slo = await sender.upload(pkg, 'slo', {
-    upload_filename: large.path,
-    size: large.bytes.length,
-    slo_content: sloContent,
-  });
+  const slo = await sender.segmented(pkg, grants, large.path, segments);
   expect(slo.status).toBe(200);
 
   const done = await sender.upload(pkg, 'update', { complete: true, name: pkg.name });

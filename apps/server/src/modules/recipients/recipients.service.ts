@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { RecipientGroup, RecipientUser } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { groupMembers, groups, memberships, users } from '../../db/schema';
+import { displayName } from '../accounts/display-name';
 
 interface MemberRow {
   id: number;
@@ -15,7 +16,7 @@ interface MemberRow {
 
 const toRecipient = (u: MemberRow): RecipientUser => ({
   id: u.id,
-  name: `${u.firstName} ${u.lastName}`.trim() || u.email,
+  name: displayName(u),
   first_name: u.firstName,
   last_name: u.lastName,
   email: u.email,
