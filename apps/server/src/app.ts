@@ -9,6 +9,7 @@ import type { Config } from './config';
 import type { AppContext, Mailbox } from './context';
 import { databaseAnswers, openDatabase } from './db/client';
 import { installAuth } from './http/auth';
+import { PendingWork } from './http/pending-work';
 import { ApiError } from './http/errors';
 import { installErrorHandler } from './http/error-handler';
 import { ExpirySweeper } from './jobs/expiry-sweeper';
@@ -25,6 +26,7 @@ import { SessionStore } from './modules/accounts/sessions';
 import { ApiKeyStore } from './modules/apikeys/apikeys.repository';
 import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
 import { contractsRoutes } from './modules/contracts/contracts.routes';
+import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { capturedTransport, smtpTransport } from './notify/mailer';
@@ -42,6 +44,9 @@ export interface BuiltApp {
   jobs: JobRunner;
   expirySweeper: ExpirySweeper;
 }
+
+/** How long a stopping server waits for responses under way before it cuts them. */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 /** Fields that must never reach a log line. */
 const REDACT = [
@@ -103,6 +108,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     mailbox,
     jobs,
     storage,
+    pendingWork: new PendingWork(),
   };
 
   await app.register(helmet, {
@@ -134,6 +140,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       await api.register(activityRoutes, { ctx });
       await api.register(packagesRoutes, { ctx });
       await api.register(brandingRoutes, { ctx, prefix: '/projects' });
+      await api.register(downloadsRoutes, { ctx });
       api.setNotFoundHandler(() => {
         throw ApiError.notFound();
       });
@@ -148,7 +155,21 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   serveWebApp(app, config.webDist);
 
+  // A download can stream for hours. A stopping server lets responses run for a few seconds,
+  // then cuts the rest (clients resume with Range), so their records are written before the
+  // database closes and a deploy is never held up by one slow client.
+  let cutConnections: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    cutConnections = setTimeout(() => {
+      app.log.warn('closing: cutting the connections still open');
+      app.server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS).unref();
+  });
   app.addHook('onClose', async () => {
+    clearTimeout(cutConnections);
+    // Every connection has closed by now (Fastify closes the server first); what they started
+    // still needs the database.
+    await ctx.pendingWork.settled();
     await expirySweeper.stop();
     await jobs.stop();
     await outbox.stop();

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
+import type { PendingWork } from './http/pending-work';
 import type { Database } from './db/client';
 import type { OutboxMail } from './db/schema';
 import type { SessionStore } from './modules/accounts/sessions';
@@ -25,4 +26,6 @@ export interface AppContext {
   jobs: JobRunner;
   /** Where package bytes live; browsers reach it only through signed grants. */
   storage: StorageDriver;
+  /** Work that outlives its response (download records); awaited before the database closes. */
+  pendingWork: PendingWork;
 }

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
+  | 'gone'
   | 'rate_limited'
   | 'client_version_required'
   | 'login_failed'

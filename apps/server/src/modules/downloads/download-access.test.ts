@@ -1,0 +1,260 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import { downloads, packageFiles, packageRecipients, packages } from '../../db/schema';
+import { addRecipient, createPackage } from './download-fixtures';
+import { downloadMessages } from './download-messages';
+
+let server: TestServer;
+let origin: string;
+let fx: Awaited<ReturnType<typeof contractFixture>>;
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  fx = await contractFixture(server);
+});
+afterAll(() => server.close());
+
+/** A one-file package with the receiver as recipient, adjusted by the case. */
+async function packageFor(
+  options: {
+    status?: 'uploading' | 'complete' | 'force_completed';
+    expiresInHours?: number;
+  } = {},
+  recipientFields: Partial<typeof packageRecipients.$inferInsert> = {},
+) {
+  const { pkg } = await createPackage(server, {
+    contractId: fx.contract.id,
+    senderId: fx.sender.user.id,
+    files: 'one',
+    ...options,
+  });
+  const recipient = await addRecipient(server, pkg.id, fx.receiver.user, recipientFields);
+  return { pkg, recipient };
+}
+
+const grant = (slug: string, headers: Record<string, string> = fx.receiver.headers, path = '') =>
+  server.app.inject({ method: 'GET', url: `/api/packages/${slug}/download/${path}`, headers });
+const fetchUrl = (url: string, method: 'GET' | 'HEAD' = 'GET') =>
+  server.app.inject({ method, url: new URL(url).pathname });
+
+function expectRefusal(
+  response: Awaited<ReturnType<typeof grant>>,
+  status: number,
+  detail?: string,
+) {
+  expect(response.statusCode, response.body).toBe(status);
+  if (detail && response.body) expect(response.json()).toEqual({ detail });
+}
+
+describe('asking for a download', () => {
+  it('needs a login', async () => {
+    const { pkg } = await packageFor();
+    expectRefusal(await grant(pkg.slug, {}), 401);
+  });
+
+  it('is 404 to a non-recipient, for an unknown slug and while the package uploads', async () => {
+    const { pkg } = await packageFor();
+    expectRefusal(await grant(pkg.slug, fx.outsider.headers), 404, downloadMessages.notFound);
+    expectRefusal(await grant(pkg.slug, fx.sender.headers), 404, downloadMessages.notFound);
+    expectRefusal(await grant('no-such-package'), 404, downloadMessages.notFound);
+    const uploading = await packageFor({ status: 'uploading' });
+    expectRefusal(await grant(uploading.pkg.slug), 404, downloadMessages.notFound);
+  });
+
+  it('is 404 before the access period starts', async () => {
+    const { pkg } = await packageFor();
+    await server.ctx.db
+      .update(packages)
+      .set({ validFrom: new Date(Date.now() + HOUR) })
+      .where(eq(packages.id, pkg.id));
+    expectRefusal(await grant(pkg.slug), 404, downloadMessages.notFound);
+  });
+
+  it('is 403 to a removed recipient and 410 once the package expired', async () => {
+    const removed = await packageFor({}, { removed: true });
+    expectRefusal(await grant(removed.pkg.slug), 403, downloadMessages.removed);
+    const expired = await packageFor({ expiresInHours: -1 });
+    expectRefusal(await grant(expired.pkg.slug), 410, downloadMessages.expired);
+  });
+
+  it('is 403 while a PIN is to be verified, and allowed after', async () => {
+    const { pkg, recipient } = await packageFor({}, { pinRequired: true, mobile: '+447700900123' });
+    expectRefusal(await grant(pkg.slug), 403, downloadMessages.locked);
+    expectRefusal(await grant(pkg.slug, fx.receiver.headers, 'only.bin'), 403);
+    await server.ctx.db
+      .update(packageRecipients)
+      .set({ pinVerifiedAt: new Date() })
+      .where(eq(packageRecipients.id, recipient.id));
+    expect((await grant(pkg.slug)).statusCode).toBe(200);
+  });
+
+  it('is 404 for a file the package does not have', async () => {
+    const { pkg } = await packageFor();
+    expectRefusal(await grant(pkg.slug, fx.receiver.headers, 'other.bin'), 404);
+    expectRefusal(await grant(pkg.slug, fx.receiver.headers, 'a%2F..%2Fonly.bin'), 404);
+    expect((await grant(pkg.slug, fx.receiver.headers, 'only.bin/')).statusCode).toBe(200);
+  });
+});
+
+describe('using a download URL', () => {
+  async function granted() {
+    const made = await packageFor();
+    const response = await grant(made.pkg.slug);
+    expect(response.statusCode).toBe(200);
+    return { ...made, url: response.json().download_url as string };
+  }
+
+  it('works without a session', async () => {
+    const { url } = await granted();
+    const response = await fetchUrl(url);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/x-tar');
+  });
+
+  it('is 404 for an unknown or expired token', async () => {
+    const { url, recipient } = await granted();
+    const unknown = url.replace(/downloads\/[^/]+/, 'downloads/not-a-token');
+    expectRefusal(await fetchUrl(unknown), 404, downloadMessages.notFound);
+    expectRefusal(await fetchUrl(unknown, 'HEAD'), 404);
+    await server.ctx.db
+      .update(downloads)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(downloads.recipientId, recipient.id));
+    expectRefusal(await fetchUrl(url), 404, downloadMessages.notFound);
+  });
+
+  it('is 410 when the package expired since', async () => {
+    const { url, pkg } = await granted();
+    await server.ctx.db
+      .update(packages)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(packages.id, pkg.id));
+    expectRefusal(await fetchUrl(url), 410, downloadMessages.expired);
+    expectRefusal(await fetchUrl(url, 'HEAD'), 410);
+  });
+
+  it('is 403 when the recipient was removed since', async () => {
+    const { url, recipient } = await granted();
+    await server.ctx.db
+      .update(packageRecipients)
+      .set({ removed: true })
+      .where(eq(packageRecipients.id, recipient.id));
+    expectRefusal(await fetchUrl(url), 403, downloadMessages.removed);
+  });
+
+  it('records nothing for a refused request', async () => {
+    const { url, recipient } = await granted();
+    await server.ctx.db
+      .update(packageRecipients)
+      .set({ removed: true })
+      .where(eq(packageRecipients.id, recipient.id));
+    await fetchUrl(url);
+    const [row] = await server.ctx.db
+      .select()
+      .from(downloads)
+      .where(eq(downloads.recipientId, recipient.id));
+    expect(row!.bytesSent).toBe(0);
+    const [after] = await server.ctx.db
+      .select()
+      .from(packageRecipients)
+      .where(eq(packageRecipients.id, recipient.id));
+    expect(after!.downloaded).toBe('none');
+  });
+});
+
+describe('when storage fails', () => {
+  /** A granted URL of a one-file package whose object has gone from storage. */
+  async function brokenDownload(path = '') {
+    const { pkg, recipient } = await packageFor();
+    const [file] = await server.ctx.db
+      .select()
+      .from(packageFiles)
+      .where(eq(packageFiles.packageId, pkg.id));
+    const response = await grant(pkg.slug, fx.receiver.headers, path);
+    await server.ctx.storage.deleteObject({ container: pkg.container, key: file!.objectKey! });
+    return { recipient, url: origin + new URL(response.json().download_url as string).pathname };
+  }
+  const recorded = async (recipientId: number) => {
+    await new Promise((r) => setTimeout(r, 200));
+    const [row] = await server.ctx.db
+      .select()
+      .from(downloads)
+      .where(eq(downloads.recipientId, recipientId));
+    return row!;
+  };
+
+  it('cuts the tar short mid-stream and records no completion', async () => {
+    const { recipient, url } = await brokenDownload();
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    // The headers went out before the object was reached: the client sees a truncated body.
+    await expect(response.arrayBuffer()).rejects.toThrow();
+    const row = await recorded(recipient.id);
+    expect(row.completedAt).toBeNull();
+    expect(row.servedRanges).toBe('{}');
+  });
+
+  it('answers 500 when the first byte cannot be read, and keeps serving', async () => {
+    const { recipient, url } = await brokenDownload('only.bin');
+    const response = await fetch(url);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ detail: expect.any(String) });
+    expect((await recorded(recipient.id)).completedAt).toBeNull();
+    expect((await fetch(`${origin}/healthcheck`)).status).toBe(200);
+  });
+});
+
+describe('when the server stops', () => {
+  it('cuts a download that is still running and records what it delivered', async () => {
+    const stopping = await startTestServer();
+    const at = await stopping.app.listen({ host: '127.0.0.1', port: 0 });
+    const people = await contractFixture(stopping);
+    const { pkg } = await createPackage(stopping, {
+      contractId: people.contract.id,
+      senderId: people.sender.user.id,
+      files: 'large',
+    });
+    const recipient = await addRecipient(stopping, pkg.id, people.receiver.user);
+    const granted = await stopping.app.inject({
+      method: 'GET',
+      url: `/api/packages/${pkg.slug}/download/`,
+      headers: people.receiver.headers,
+    });
+    const response = await fetch(at + new URL(granted.json().download_url as string).pathname);
+    // A slow client: it takes one chunk and then nothing, so the response cannot finish.
+    const reader = response.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+
+    // Without the cut, closing would wait for this client for ever.
+    await stopping.app.close();
+    await expect(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })(),
+    ).rejects.toThrow();
+
+    // The record was written before the database closed; a restarted server reads it.
+    const restarted = await buildApp(stopping.ctx.config);
+    try {
+      const [row] = await restarted.ctx.db
+        .select()
+        .from(downloads)
+        .where(eq(downloads.recipientId, recipient.id));
+      expect(row!.bytesSent).toBeGreaterThan(0);
+      expect(row!.bytesSent).toBeLessThan(row!.size);
+      expect(row!.completedAt).toBeNull();
+      const [after] = await restarted.ctx.db
+        .select()
+        .from(packageRecipients)
+        .where(eq(packageRecipients.id, recipient.id));
+      expect(after!.downloaded).toBe('partial');
+    } finally {
+      await restarted.app.close();
+      await stopping.close();
+    }
+  });
+});

@@ -1,0 +1,8 @@
+/** What a recipient is told when a download cannot start (spec 000 section 8, "Package fetch"). */
+export const downloadMessages = {
+  notFound: 'Sorry we cannot find that package',
+  expired: 'This package has expired.',
+  locked: 'This package is locked: verify the PIN sent to your mobile first.',
+  removed:
+    'The sender has removed your access to the package. You can no longer download or view the file information',
+} as const;

@@ -1,0 +1,101 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  contractFixture,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../../../test/harness';
+import { everyKindOfFile, TestUploader } from '../../../test/uploader';
+import { swiftEnvironment } from '../../storage/swift/swift-test-environment';
+import { insertGroup } from '../contracts/groups.service';
+import { extractWithTar } from './download-fixtures';
+
+// What a sender uploads through the real send calls, a recipient downloads byte for byte.
+
+const HOUR = 3_600_000;
+
+async function sendAndDownload(server: TestServer) {
+  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const fx = await contractFixture(server);
+  await insertGroup(server.ctx.db, fx.contract.id, {
+    name: `Team ${uniqueEmail()}`,
+    members: [fx.sender.user.id, fx.receiver.user.id],
+  });
+  const sender = new TestUploader(server, origin, fx.sender.headers);
+  const { small, slabbed, segments, large, all } = everyKindOfFile();
+
+  const pkg = await sender.create({
+    contract: fx.contract.slug,
+    name: 'Round trip',
+    recipients: [{ id: fx.receiver.user.id }],
+    valid_from: new Date().toISOString(),
+    valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
+    expected_files: all.length,
+    expected_size: all.reduce((sum, f) => sum + f.bytes.length, 0),
+    intended_files: all.map((f) => ({ filename: f.path, size: f.bytes.length })),
+  });
+  const grants = await sender.grants(pkg, small, large.bytes.length);
+  await sender.upload(pkg, 'updatefiles', { files: await sender.formPost(grants, small) });
+  expect((await sender.slab(pkg, grants, 'slabs/0', slabbed)).status).toBe(200);
+  expect((await sender.segmented(pkg, grants, large.path, segments)).status).toBe(200);
+  expect((await sender.upload(pkg, 'update', { complete: true })).status).toBe(200);
+
+  const ask = async (path = '') => {
+    const response = await server.app.inject({
+      method: 'GET',
+      url: `/api/packages/${pkg.slug}/download/${path.split('/').map(encodeURIComponent).join('/')}`,
+      headers: fx.receiver.headers,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return origin + new URL(response.json().download_url as string).pathname;
+  };
+  const tarUrl = await ask();
+  const head = await fetch(tarUrl, { method: 'HEAD' });
+  const size = Number(head.headers.get('content-length'));
+  // Three concurrent chunks, cut inside the slab and inside the manifest's segments.
+  const cuts = [0, 3001, Math.floor(size / 2) + 7, size];
+  const parts = await Promise.all(
+    cuts.slice(0, -1).map(async (start, i) => {
+      const response = await fetch(tarUrl, {
+        headers: { range: `bytes=${start}-${cuts[i + 1]! - 1}` },
+      });
+      expect(response.status).toBe(206);
+      return Buffer.from(await response.arrayBuffer());
+    }),
+  );
+  const found = extractWithTar(Buffer.concat(parts));
+  expect([...found.keys()].sort()).toEqual(all.map((f) => f.path).sort());
+  for (const file of all) expect(found.get(file.path)?.equals(file.bytes), file.path).toBe(true);
+
+  for (const file of [slabbed[2]!, large]) {
+    const response = await fetch(await ask(file.path));
+    expect(Buffer.from(await response.arrayBuffer()).equals(file.bytes), file.path).toBe(true);
+  }
+}
+
+describe('a package sent through the upload calls', () => {
+  let server: TestServer;
+  afterAll(() => server?.close());
+  it('downloads as the files that were sent, from the embedded store', async () => {
+    server = await startTestServer();
+    await sendAndDownload(server);
+  });
+});
+
+const swift = swiftEnvironment();
+if (swift) {
+  describe('a package sent to OpenStack Swift', () => {
+    let server: TestServer;
+    afterAll(() => server?.close());
+    it('downloads as the files that were sent, read from Swift', async () => {
+      server = await startTestServer({
+        STORAGE_DRIVER: 'swift',
+        SWIFT_AUTH_URL: swift.authUrl,
+        SWIFT_USER: swift.user,
+        SWIFT_KEY: swift.key,
+        SWIFT_TEMPURL_KEY: swift.tempUrlKey,
+      });
+      await sendAndDownload(server);
+    });
+  });
+}

@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { isPackagePath } from '@filerunner/protocol';
+import type { AppContext } from '../../context';
+import { requireUser } from '../../http/auth';
+import { parse } from '../../http/errors';
+import { contentRange, decideRange, type RangeDecision } from '../../storage/byte-range';
+import { packageNotFound } from './downloads.policy';
+import {
+  grantFileDownload,
+  grantPackageDownload,
+  openDownload,
+  recordDownload,
+  type OpenDownload,
+} from './downloads.service';
+
+const slugParams = z.object({ slug: z.string().min(1).max(200) });
+const fileParams = slugParams.extend({ '*': z.string() });
+const tokenParams = z.object({ token: z.string().min(1).max(200), filename: z.string() });
+
+/**
+ * Downloads: a logged-in recipient asks for a grant (the whole package as a tar, or one file),
+ * then fetches its URL with any downloader, whole or in ranged chunks, without a session.
+ */
+export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
+  const { ctx } = opts;
+
+  app.get('/packages/:slug/download/', async (request) => {
+    const principal = requireUser(request);
+    const { slug } = parse(slugParams, request.params);
+    return grantPackageDownload(ctx, principal, slug, request.ip);
+  });
+
+  app.get('/packages/:slug/download/*', async (request) => {
+    const principal = requireUser(request);
+    const { slug, '*': rest } = parse(fileParams, request.params);
+    // The external page's form of the call ends in '/'; a user path never does.
+    const userPath = rest.endsWith('/') ? rest.slice(0, -1) : rest;
+    if (!isPackagePath(userPath)) throw packageNotFound();
+    return grantFileDownload(ctx, principal, slug, userPath, request.ip);
+  });
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/downloads/:token/:filename',
+    // Runs after the API scope's hook, which would otherwise leave a bare `no-store`.
+    onSend: async (_request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+    },
+    handler: async (request, reply) => {
+      const { token } = parse(tokenParams, request.params);
+      const download = await openDownload(ctx, token);
+      const decision = rangeOf(request, download);
+      if (decision.kind === 'unsatisfiable') {
+        return reply.code(416).header('content-range', `bytes */${download.size}`).send();
+      }
+      const range =
+        decision.kind === 'partial' ? decision.range : { offset: 0, length: download.size };
+      const startedAt = new Date();
+      const body = request.method === 'HEAD' ? null : await download.body(range);
+      reply
+        .code(decision.kind === 'partial' ? 206 : 200)
+        .header('accept-ranges', 'bytes')
+        .header('etag', download.etag)
+        .header('content-disposition', attachment(download.filename))
+        .header('content-length', range.length)
+        .type(download.contentType);
+      if (decision.kind === 'partial') {
+        reply.header('content-range', contentRange(range, download.size));
+      }
+      if (!body) return reply.send();
+
+      // Tracked from the start, not from 'close': a stopping server must already see it pending
+      // when its connections close, and wait for the record before the database closes.
+      const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
+      ctx.pendingWork.track(
+        closed
+          .then(() => {
+            // Only a body written to its end counts as delivered; a cut one adds its bytes only.
+            const whole = reply.raw.writableFinished && body.stream.readableEnded;
+            return recordDownload(ctx, download, {
+              served: whole ? { start: range.offset, end: range.offset + range.length } : null,
+              bytes: whole ? range.length : body.bytesOut(),
+              startedAt,
+            });
+          })
+          .catch((error: unknown) => request.log.error({ err: error }, 'download: not recorded')),
+      );
+      return reply.send(body.stream);
+    },
+  });
+}
+
+/** The Range to serve; an If-Range naming other bytes than ours asks for the whole body. */
+function rangeOf(request: FastifyRequest, download: OpenDownload): RangeDecision {
+  const ifRange = request.headers['if-range'];
+  if (ifRange !== undefined && ifRange !== download.etag) return { kind: 'whole' };
+  return decideRange(request.headers.range, download.size);
+}
+
+/**
+ * Content-Disposition for a download: a plain quoted name when it is printable ASCII, else an
+ * ASCII stand-in plus the real name as RFC 5987 `filename*`, which every current browser reads.
+ */
+export function attachment(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (fallback === filename) return `attachment; filename="${filename}"`;
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,230 @@
+import type { AppContext } from '../../context';
+import type { Principal } from '../../http/auth';
+import { newToken, tokenHash } from '../../http/secrets';
+import type { ByteRange } from '../../storage';
+import { notifyContractWatchers } from '../activity/package-notifications';
+import { assertMayDownload, packageNotFound } from './downloads.policy';
+import {
+  downloadNoticeFacts,
+  findGrant,
+  findRecipientAccess,
+  insertGrant,
+  markRecipientComplete,
+  markRecipientPartial,
+  recordDelivery,
+  storedFile,
+  storedFileCount,
+  storedFiles,
+  type Delivery,
+  type PackageRow,
+  type RecipientRow,
+} from './downloads.repository';
+import {
+  contentTag,
+  fileParts,
+  packageTar,
+  streamParts,
+  tarParts,
+  type BodyStream,
+  type ServableFile,
+} from './package-bytes';
+import { displayName, senderName } from '../accounts/display-name';
+
+/** How long a download URL works; long enough for a slow, resumed, multi-gigabyte download. */
+const GRANT_TTL_MS = 24 * 3600 * 1000;
+
+/** Answer of `GET /packages/{slug}/download/`: the whole package as one tar. */
+export interface PackageDownloadGrant {
+  filename: string;
+  download_url: string;
+  size: number;
+  num_files: number;
+}
+
+/** Answer of `GET /packages/{slug}/download/{filePath}`: one file. */
+export interface FileDownloadGrant {
+  filename: string;
+  download_url: string;
+  size: number;
+}
+
+/**
+ * Issues a URL for the package's tar to a logged-in recipient who may download it now (see
+ * `assertMayDownload`). The URL itself is the credential for 24 hours, so chunked and plain
+ * browser downloads need no session; it stops working early if the package expires or the
+ * recipient is removed.
+ */
+export async function grantPackageDownload(
+  ctx: AppContext,
+  principal: Principal,
+  slug: string,
+  ip: string,
+): Promise<PackageDownloadGrant> {
+  const { pkg, recipient } = await recipientAccess(ctx, principal, slug);
+  const tar = packageTar(pkg, await storedFiles(ctx.db, pkg.id));
+  const filename = `${downloadName(pkg.name)}.tar`;
+  const size = tar.layout.size;
+  const token = await issueGrant(ctx, pkg, recipient, null, size, ip);
+  return {
+    filename,
+    download_url: downloadUrl(ctx, token, filename),
+    size,
+    num_files: tar.files.length,
+  };
+}
+
+/** As `grantPackageDownload`, for the one stored file at `userPath` (404 when there is none). */
+export async function grantFileDownload(
+  ctx: AppContext,
+  principal: Principal,
+  slug: string,
+  userPath: string,
+  ip: string,
+): Promise<FileDownloadGrant> {
+  const { pkg, recipient } = await recipientAccess(ctx, principal, slug);
+  const file = await storedFile(ctx.db, pkg.id, { userPath });
+  if (!file?.objectKey) throw packageNotFound();
+  const filename = baseName(file.userPath);
+  const token = await issueGrant(ctx, pkg, recipient, file.id, file.size, ip);
+  return { filename, download_url: downloadUrl(ctx, token, filename), size: file.size };
+}
+
+/** A grant checked and ready to serve: what the response headers need, and its bytes. */
+export interface OpenDownload {
+  readonly grantId: number;
+  readonly packageId: number;
+  readonly recipientId: number;
+  readonly wholePackage: boolean;
+  readonly size: number;
+  readonly etag: string;
+  readonly filename: string;
+  readonly contentType: string;
+  /**
+   * Streams bytes `range` of the download (tar or file), reading storage as it is consumed.
+   * Rejects (StorageError) when the first stored object cannot be opened.
+   */
+  body(range: ByteRange): Promise<BodyStream>;
+}
+
+/**
+ * Opens the download a token grants, checking the package and recipient again as they are now.
+ * 404 for an unknown or expired token, else the answers of `assertMayDownload`.
+ */
+export async function openDownload(ctx: AppContext, token: string): Promise<OpenDownload> {
+  const found = await findGrant(ctx.db, tokenHash(token));
+  if (!found || found.grant.expiresAt <= new Date()) throw packageNotFound();
+  const { grant, pkg, recipient } = found;
+  assertMayDownload(pkg, recipient);
+  const common = {
+    grantId: grant.id,
+    packageId: pkg.id,
+    recipientId: recipient.id,
+    size: grant.size,
+  };
+  if (grant.fileId === null) {
+    const tar = packageTar(pkg, await storedFiles(ctx.db, pkg.id));
+    // The stored list cannot change after sending; if it somehow did, old offsets would lie.
+    if (tar.layout.size !== grant.size) throw packageNotFound();
+    return {
+      ...common,
+      wholePackage: true,
+      etag: contentTag(pkg, null, grant.size, tar.files),
+      filename: `${downloadName(pkg.name)}.tar`,
+      contentType: 'application/x-tar',
+      body: (range) => streamParts(ctx.storage, tarParts(pkg, tar, range), ctx.log),
+    };
+  }
+  const file = await storedFile(ctx.db, pkg.id, { id: grant.fileId });
+  if (!file?.objectKey || file.size !== grant.size) throw packageNotFound();
+  const servable = file as ServableFile;
+  return {
+    ...common,
+    wholePackage: false,
+    etag: contentTag(pkg, file.id, grant.size, [servable]),
+    filename: baseName(file.userPath),
+    contentType: 'application/octet-stream',
+    body: (range) => streamParts(ctx.storage, fileParts(pkg, servable, range), ctx.log),
+  };
+}
+
+/**
+ * Records one response of a download: its bytes, and when it was delivered whole, its range.
+ * When that completes the download (every byte delivered, over any number of responses), the
+ * recipient becomes 'complete' (a single file counts only when it is the package's only file)
+ * and, the first time, the contract's notification list hears of it; otherwise the recipient is
+ * at least 'partial'. All in one transaction, so a mail leaves only with the record.
+ */
+export async function recordDownload(
+  ctx: AppContext,
+  download: OpenDownload,
+  delivery: Delivery,
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const { complete } = await recordDelivery(tx, download.grantId, delivery);
+    const whole =
+      complete && (download.wholePackage || (await storedFileCount(tx, download.packageId)) === 1);
+    if (!whole) {
+      if (delivery.bytes > 0) await markRecipientPartial(tx, download.recipientId);
+      return;
+    }
+    if (!(await markRecipientComplete(tx, download.recipientId))) return;
+    const facts = await downloadNoticeFacts(tx, download.packageId, download.recipientId);
+    if (!facts) return;
+    const who = facts.recipient.user ? displayName(facts.recipient.user) : facts.recipient.email;
+    await notifyContractWatchers(tx, ctx.config, facts.contract, 'downloaded', {
+      name: facts.pkg.name,
+      senderName: senderName(facts.sender),
+      detail: `${who} downloaded it.`,
+    });
+  });
+}
+
+async function recipientAccess(
+  ctx: AppContext,
+  principal: Principal,
+  slug: string,
+): Promise<{ pkg: PackageRow; recipient: RecipientRow }> {
+  const access = await findRecipientAccess(ctx.db, slug, principal.user.id);
+  if (!access) throw packageNotFound();
+  assertMayDownload(access.pkg, access.recipient);
+  return access;
+}
+
+async function issueGrant(
+  ctx: AppContext,
+  pkg: PackageRow,
+  recipient: RecipientRow,
+  fileId: number | null,
+  size: number,
+  ip: string,
+): Promise<string> {
+  const token = newToken();
+  await insertGrant(ctx.db, {
+    tokenHash: tokenHash(token),
+    packageId: pkg.id,
+    recipientId: recipient.id,
+    fileId,
+    size,
+    ip,
+    expiresAt: new Date(Date.now() + GRANT_TTL_MS),
+  });
+  return token;
+}
+
+function downloadUrl(ctx: AppContext, token: string, filename: string): string {
+  return `${ctx.config.publicUrl}/api/downloads/${token}/${encodeURIComponent(filename)}`;
+}
+
+/** A package name made safe as a file name: no path separators or control characters. */
+export function downloadName(name: string): string {
+  const clean = name
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/[/\\]/g, '_')
+    .trim();
+  return clean === '' || clean === '.' || clean === '..' ? 'package' : clean;
+}
+
+function baseName(userPath: string): string {
+  return userPath.slice(userPath.lastIndexOf('/') + 1);
+}
