@@ -45,11 +45,22 @@ let worker: Worker | null = null;
 let nextId = 1;
 const hashers = new Map<number, Md5Hasher>();
 
+/**
+ * The worker keeps the process alive while a hash is pending, and never when idle, so a script
+ * or CLI that stored something exits on its own.
+ */
+function track(hasher: Md5Hasher, id: number): void {
+  hashers.set(id, hasher);
+  worker?.ref();
+}
+function untrack(id: number): void {
+  hashers.delete(id);
+  if (hashers.size === 0) worker?.unref();
+}
+
 function sharedWorker(): Worker {
   if (!worker) {
     const started = new Worker(WORKER_SOURCE, { eval: true });
-    // Idle uploads must not keep the process alive.
-    started.unref();
     started.on('message', (reply: Reply) => hashers.get(reply.id)?.receive(reply));
     started.on('error', (error) => {
       worker = null;
@@ -77,7 +88,7 @@ export class Md5Hasher {
   private digestWaiter: Waiter<string> | null = null;
 
   constructor() {
-    hashers.set(this.id, this);
+    track(this, this.id);
   }
 
   /** Queues chunks for hashing; resolves when the hash is not too far behind. */
@@ -122,7 +133,7 @@ export class Md5Hasher {
   /** Forgets an abandoned body. */
   discard(): void {
     this.slab = null;
-    hashers.delete(this.id);
+    untrack(this.id);
     if (!this.failure) this.worker.postMessage({ id: this.id, kind: 'discard' });
   }
 
@@ -138,14 +149,14 @@ export class Md5Hasher {
       }
       return;
     }
-    hashers.delete(this.id);
+    untrack(this.id);
     this.digestWaiter?.resolve(reply.digest);
   }
 
   /** @internal The worker died: every pending and later call fails. */
   fail(error: Error): void {
     this.failure = error;
-    hashers.delete(this.id);
+    untrack(this.id);
     this.lagWaiter?.reject(error);
     this.digestWaiter?.reject(error);
   }
