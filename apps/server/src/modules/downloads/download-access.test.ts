@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
@@ -167,14 +167,26 @@ describe('using a download URL', () => {
 });
 
 describe('when storage fails', () => {
-  /** A granted URL of a one-file package whose object has gone from storage. */
-  async function brokenDownload(path = '') {
-    const { pkg, recipient } = await packageFor();
+  /** A granted URL (the tar, or `path`) of a package one of whose objects has gone from storage. */
+  async function brokenDownload(
+    options: { path?: string; sample?: boolean; missing?: string } = {},
+  ) {
+    const { pkg } = await createPackage(server, {
+      contractId: fx.contract.id,
+      senderId: fx.sender.user.id,
+      files: options.sample ? 'sample' : 'one',
+    });
+    const recipient = await addRecipient(server, pkg.id, fx.receiver.user);
     const [file] = await server.ctx.db
       .select()
       .from(packageFiles)
-      .where(eq(packageFiles.packageId, pkg.id));
-    const response = await grant(pkg.slug, fx.receiver.headers, path);
+      .where(
+        and(
+          eq(packageFiles.packageId, pkg.id),
+          eq(packageFiles.userPath, options.missing ?? 'only.bin'),
+        ),
+      );
+    const response = await grant(pkg.slug, fx.receiver.headers, options.path ?? '');
     await server.ctx.storage.deleteObject({ container: pkg.container, key: file!.objectKey! });
     return { recipient, url: origin + new URL(response.json().download_url as string).pathname };
   }
@@ -188,24 +200,33 @@ describe('when storage fails', () => {
   };
 
   it('cuts the tar short mid-stream and records no completion', async () => {
-    const { recipient, url } = await brokenDownload();
+    // The tar's first entry (big/video.bin, 900 KB) streams out before readme.txt is reached.
+    const { recipient, url } = await brokenDownload({ sample: true, missing: 'readme.txt' });
     const response = await fetch(url);
     expect(response.status).toBe(200);
     // The headers went out before the object was reached: the client sees a truncated body.
     await expect(response.arrayBuffer()).rejects.toThrow();
     const row = await recorded(recipient.id);
+    expect(row.bytesSent).toBeGreaterThan(0);
     expect(row.completedAt).toBeNull();
     expect(row.servedRanges).toBe('{}');
   });
 
-  it('answers 500 when the first byte cannot be read, and keeps serving', async () => {
-    const { recipient, url } = await brokenDownload('only.bin');
-    const response = await fetch(url);
-    expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ detail: expect.any(String) });
-    expect((await recorded(recipient.id)).completedAt).toBeNull();
-    expect((await fetch(`${origin}/healthcheck`)).status).toBe(200);
-  });
+  it.each([
+    ['the tar', ''],
+    ['one file', 'only.bin'],
+  ])(
+    'answers 500 for %s when its first bytes cannot be read, and keeps serving',
+    async (_, path) => {
+      const { recipient, url } = await brokenDownload({ path });
+      const response = await fetch(url);
+      expect(response.status).toBe(500);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual({ detail: expect.any(String) });
+      expect((await recorded(recipient.id)).completedAt).toBeNull();
+      expect((await fetch(`${origin}/healthcheck`)).status).toBe(200);
+    },
+  );
 });
 
 describe('when the server stops', () => {

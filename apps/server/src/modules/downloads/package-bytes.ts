@@ -95,44 +95,107 @@ export interface BodyStream {
   bytesOut(): number;
 }
 
+/** Small object parts are read this many parts ahead of the consumer, concurrently. */
+const READ_AHEAD_PARTS = 16;
+/** Parts up to this size are read ahead whole (so at most 16 × 256 KiB wait per response). */
+const READ_AHEAD_MAX_BYTES = 256 * 1024;
+/** Small pieces (tar headers, small files) go out together, in writes of about this size. */
+const COALESCE_BYTES = 64 * 1024;
+
+/** Reads a whole (small) part, checking it has every byte. */
+async function readWhole(
+  storage: StorageDriver,
+  part: Extract<BodyPart, { kind: 'object' }>,
+): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  let read = 0;
+  for await (const chunk of await storage.read(part.location, part.range)) {
+    chunks.push(chunk as Uint8Array);
+    read += (chunk as Uint8Array).byteLength;
+  }
+  if (read !== part.range.length) throw shortRead(read, part.range.length);
+  return chunks;
+}
+
+// A short object would shift every later byte and still look like a finished response.
+const shortRead = (read: number, expected: number) =>
+  new Error(`storage gave ${read} of ${expected} bytes`);
+
 /**
- * Streams the parts one after the other, opening each object only when the consumer reaches it
- * (the first one at once, so that failing to open it rejects here, before any response header)
- * and reading it only as fast as the consumer takes it, so memory stays flat however large the
- * range. A storage failure destroys the stream (the client sees a short body and retries) and is
- * logged; destroying the stream closes the object being read.
+ * Streams the parts one after the other, opening each large object only when the consumer
+ * reaches it and reading it only as fast as the consumer takes it, so memory stays flat however
+ * large the range. Small objects are read a few parts ahead, concurrently, and small pieces are
+ * sent together: a package of ten thousand small files is otherwise bound by one file-system round
+ * trip and one socket write after another. The first bytes are read here, so storage failing at
+ * once rejects before any response header (a clean error answer, not a cut body); a later failure
+ * destroys the stream (the client sees a short body and retries) and is logged. Destroying the
+ * stream closes the object being read.
  */
 export async function streamParts(
   storage: StorageDriver,
   parts: readonly BodyPart[],
   log: FastifyBaseLogger,
 ): Promise<BodyStream> {
-  const first = parts[0];
-  // Opened before any header goes out, so a missing object is a clean error answer, not a cut body.
-  let opened = first?.kind === 'object' ? await storage.read(first.location, first.range) : null;
   let out = 0;
   let current: Readable | null = null;
   let abandoned = false;
+
+  // Read-ahead: parts[next] is the first part not yet considered; `ahead` holds parts being read.
+  let next = 0;
+  const ahead = new Map<number, Promise<Uint8Array[]>>();
+  const readAhead = () => {
+    for (; next < parts.length && ahead.size < READ_AHEAD_PARTS; next++) {
+      const part = parts[next]!;
+      if (part.kind === 'bytes') continue;
+      // A large part is streamed when reached; nothing beyond it is read before that.
+      if (part.range.length > READ_AHEAD_MAX_BYTES) break;
+      const reading = readWhole(storage, part);
+      // Awaited when the consumer gets there; until then (or if it never does) not unhandled.
+      reading.catch(() => undefined);
+      ahead.set(next, reading);
+    }
+  };
+
+  let batch: Uint8Array[] = [];
+  let batched = 0;
+  const flush = (): Uint8Array => {
+    const data = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched);
+    out += batched;
+    batch = [];
+    batched = 0;
+    return data;
+  };
+
   async function* generate(): AsyncGenerator<Uint8Array> {
-    for (const part of parts) {
+    for (const [index, part] of parts.entries()) {
+      if (next <= index) next = index + 1;
+      readAhead();
       if (part.kind === 'bytes') {
-        out += part.data.byteLength;
-        yield part.data;
+        batch.push(part.data);
+        batched += part.data.byteLength;
+        if (batched >= COALESCE_BYTES) yield flush();
         continue;
       }
       try {
-        current = opened ?? (await storage.read(part.location, part.range));
-        opened = null;
+        const buffered = ahead.get(index);
+        if (buffered) {
+          ahead.delete(index);
+          for (const chunk of await buffered) {
+            batch.push(chunk);
+            batched += chunk.byteLength;
+          }
+          if (batched >= COALESCE_BYTES) yield flush();
+          continue;
+        }
+        if (batched > 0) yield flush();
+        current = await storage.read(part.location, part.range);
         let read = 0;
         for await (const chunk of current as AsyncIterable<Uint8Array>) {
           read += chunk.byteLength;
           out += chunk.byteLength;
           yield chunk;
         }
-        // A short object would shift every later byte and still look like a finished response.
-        if (read !== part.range.length) {
-          throw new Error(`storage gave ${read} of ${part.range.length} bytes`);
-        }
+        if (read !== part.range.length) throw shortRead(read, part.range.length);
       } catch (error) {
         // Reading stops with an error when the client left; that is no storage failure.
         if (abandoned) return;
@@ -150,13 +213,20 @@ export async function streamParts(
         current = null;
       }
     }
+    if (batched > 0) yield flush();
   }
-  const stream = Readable.from(generate(), { objectMode: false, highWaterMark: 256 * 1024 });
+  const chunks = generate();
+  const first = await chunks.next();
+  async function* primed(): AsyncGenerator<Uint8Array> {
+    if (first.done) return;
+    yield first.value;
+    yield* chunks;
+  }
+  const stream = Readable.from(primed(), { objectMode: false, highWaterMark: 256 * 1024 });
   // A client that goes away must not leave an object open while the generator waits on it.
   stream.once('close', () => {
     abandoned = !stream.readableEnded;
     (current as Readable | null)?.destroy();
-    opened?.destroy();
   });
   return { stream, bytesOut: () => out };
 }
