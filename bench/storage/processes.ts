@@ -66,8 +66,9 @@ export async function startServer(
   command: string,
   args: readonly string[],
   ready: () => Promise<boolean>,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<ChildProcess> {
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let attempt = 0; attempt < 200; attempt++) {
     if (child.exitCode !== null) throw new Error(`${command} exited with ${child.exitCode}`);
     if (await ready().catch(() => false)) return child;

@@ -15,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { hundredths, summary } from '../figures';
 import { cpuSeconds, currentRss, peakRss, run } from './processes';
 import { startEmbedded, startNginx, startSwift, type BenchTarget } from './targets';
 
@@ -88,15 +89,6 @@ async function curl(
     seconds: Number(seconds),
     serverCpuSeconds: cpu,
   } satisfies Transfer;
-}
-
-const hundredths = (v: number) => Math.round(v * 100) / 100;
-
-function summary(values: readonly number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
-  const round = hundredths;
-  return { median: round(median), min: round(sorted[0] ?? NaN), max: round(sorted.at(-1) ?? NaN) };
 }
 
 async function main(): Promise<void> {

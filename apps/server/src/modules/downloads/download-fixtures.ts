@@ -77,9 +77,10 @@ export interface PackageOptions {
   status?: PackageStatus;
   /**
    * 'sample': own objects, a slab of three, a manifest, an empty file, a long path; 'one': a
-   * 5,000-byte file; 'large': a 32 MiB file, more than a connection buffers.
+   * 5,000-byte file; 'large': a 32 MiB file, more than a connection buffers; a list: these
+   * files, each its own object.
    */
-  files?: 'sample' | 'one' | 'large' | 'none';
+  files?: 'sample' | 'one' | 'large' | 'none' | readonly FixtureFile[];
   expiresInHours?: number;
 }
 
@@ -126,6 +127,7 @@ export async function createPackage(server: TestServer, options: PackageOptions)
     await row(file, key, md5(file.bytes));
   };
 
+  if (Array.isArray(options.files)) for (const file of options.files) await own(file);
   if (options.files === 'one') await own({ path: 'only.bin', bytes: randomBytes(5000) });
   if (options.files === 'large') await own({ path: 'big.bin', bytes: randomBytes(32 << 20) });
   if ((options.files ?? 'sample') === 'sample') {
