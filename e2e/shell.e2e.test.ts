@@ -166,7 +166,8 @@ describe('the shell', () => {
     await page.setViewportSize({ width: 1200, height: 800 });
     const inbox = page.getByRole('link', { name: 'Inbox', exact: true });
     await inbox.waitFor();
-    expect((await inbox.innerText()).trim()).toBe('');
+    // The drawer narrows after the resize is observed; the label goes with it.
+    await expect.poll(async () => (await inbox.innerText()).trim()).toBe('');
     await page.setViewportSize({ width: 1400, height: 800 });
     await page.getByRole('navigation', { name: 'Main' }).getByText('Inbox').waitFor();
   });
