@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { hundredths, summary } from '../figures';
+import { option } from '../options';
 import {
   cpuSeconds,
   currentRss,
@@ -31,11 +32,6 @@ import {
 const MiB = 1024 * 1024;
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PARALLEL = 10;
-
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
-}
 
 const runs = Number(option('runs', '3'));
 const bigFiles = option('big-files', '8');

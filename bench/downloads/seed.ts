@@ -21,7 +21,7 @@ import {
 const [dataDir, sourceDir, bigFiles, bigMib, smallFiles, smallKib] = process.argv.slice(2);
 if (!dataDir || !sourceDir || !smallKib) throw new Error('usage: seed.ts DATA_DIR SOURCE_DIR …');
 
-/** `count` files of `size` bytes in folders of 100, random but cheap: one block, stamped per file. */
+/** `count` files of `size` bytes named by `name`, random but cheap: one block, stamped per file. */
 function files(count: number, size: number, name: (i: number) => string): FixtureFile[] {
   const block = randomBytes(size);
   return Array.from({ length: count }, (_, i) => {

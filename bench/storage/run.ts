@@ -16,15 +16,11 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { hundredths, summary } from '../figures';
+import { option } from '../options';
 import { cpuSeconds, currentRss, peakRss, run } from './processes';
 import { startEmbedded, startNginx, startSwift, type BenchTarget } from './targets';
 
 const MiB = 1024 * 1024;
-
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
-}
 
 const runs = Number(option('runs', '3'));
 const sizeBytes = Number(option('size-mib', '1024')) * MiB;

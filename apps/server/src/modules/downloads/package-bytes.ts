@@ -109,9 +109,10 @@ async function readWhole(
 ): Promise<Uint8Array[]> {
   const chunks: Uint8Array[] = [];
   let read = 0;
-  for await (const chunk of await storage.read(part.location, part.range)) {
-    chunks.push(chunk as Uint8Array);
-    read += (chunk as Uint8Array).byteLength;
+  const object: AsyncIterable<Uint8Array> = await storage.read(part.location, part.range);
+  for await (const chunk of object) {
+    chunks.push(chunk);
+    read += chunk.byteLength;
   }
   if (read !== part.range.length) throw shortRead(read, part.range.length);
   return chunks;

@@ -9,7 +9,7 @@ import { packageReceivedMail } from '../../notify/package-mails';
 import { notifyContractWatchers } from '../activity/package-notifications';
 import type { ContractRow } from '../contracts/contracts.policy';
 import type { PackageRow } from './packages.policy';
-import { displayName } from '../accounts/display-name';
+import { senderName as nameOfSender } from '../accounts/display-name';
 
 export interface FinaliseResult {
   status: 'complete' | 'force_completed';
@@ -70,7 +70,7 @@ export async function finalisePackage(
       .returning();
 
     const [sender] = await tx.select().from(users).where(eq(users.id, pkgRef.senderId!));
-    const senderName = sender ? displayName(sender) : 'A former member';
+    const senderName = nameOfSender(sender ?? null);
     const recipients = await tx
       .select({ recipient: packageRecipients, user: users })
       .from(packageRecipients)
