@@ -58,22 +58,6 @@ export const permissionUpdateRequest = z.object({
 
 export const userDetailsRequest = z.object({ name: required.max(300) });
 
-export const groupRequest = z.object({
-  name: z
-    .string(adminMessages.groupNameRequired)
-    .trim()
-    .min(1, adminMessages.groupNameRequired)
-    .max(100),
-  description: z.string().trim().max(500).default(''),
-  members: ids.optional(),
-});
-
-export const masterMembersRequest = z.object({ master_members: ids });
-export const groupMembersRequest = z.object({
-  group_id: z.number().int().optional(),
-  members: ids,
-});
-
 export const pinVerificationModes = ['none', 'all', 'adhoc'] as const;
 
 export const notificationRow = z.object(
@@ -209,24 +193,6 @@ export interface ContractUser {
   activated: boolean;
   groups: { id: number; name: string }[];
   created_date: string;
-}
-
-export interface GroupMember {
-  id: number;
-  name: string;
-  email: string;
-}
-
-export interface Group {
-  id: number;
-  name: string;
-  description: string;
-  members: GroupMember[];
-}
-
-export interface GroupsResponse {
-  groups: Group[];
-  master_group: { members: GroupMember[] };
 }
 
 export interface RecipientUser {

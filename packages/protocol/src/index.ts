@@ -6,3 +6,7 @@ export * from './password';
 export * from './phone';
 export * from './contracts';
 export * from './packages';
+export * from './api/route';
+export * from './api/openapi';
+export * from './groups';
+export * from './routes';

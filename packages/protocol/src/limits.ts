@@ -28,3 +28,4 @@ export const limits = {
 export const CLIENT_VERSION_HEADER = 'x-client-version';
 /** Header with which a request authenticates by API key: `Authorization: Api-Key <key>`. */
 export const API_KEY_SCHEME = 'Api-Key';
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

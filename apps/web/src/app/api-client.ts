@@ -1,4 +1,15 @@
-import { CLIENT_VERSION_HEADER, limits, type FieldErrors } from '@filerunner/protocol';
+import {
+  CLIENT_VERSION_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  isIdempotent,
+  limits,
+  methodOf,
+  pathOf,
+  type ApiRoute,
+  type FieldErrors,
+  type RouteArgs,
+  type RouteResponse,
+} from '@filerunner/protocol';
 
 /** Why a call failed: the server answered with an error status, took too long, or never answered. */
 export type ApiErrorCode = 'HTTP_ERROR' | 'TIMEOUT' | 'NETWORK_ERROR';
@@ -50,8 +61,20 @@ export class ApiError extends Error {
  * first field message, else `fallback` (also for server faults and calls that got no answer).
  */
 export function firstErrorMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500) return fallback;
-  return error.details[0] ?? Object.values(error.fieldErrors).flat()[0] ?? fallback;
+  const failed = asApiError(error);
+  if (!failed || failed.status === 0 || failed.status >= 500) return fallback;
+  return failed.details[0] ?? Object.values(failed.fieldErrors).flat()[0] ?? fallback;
+}
+
+/**
+ * The ApiError behind a failure: the client's own, or one rebuilt from the plain form a call
+ * takes through the store (`{code, status, body}`), so both read the same way; else undefined.
+ */
+export function asApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (!isRecord(error) || typeof error.status !== 'number' || !('body' in error)) return undefined;
+  const code = (error.code as ApiErrorCode | undefined) ?? 'HTTP_ERROR';
+  return new ApiError(code, error.status, error.body, `${code} ${error.status}`);
 }
 
 export interface ApiClientOptions {
@@ -70,28 +93,23 @@ export interface ApiClientOptions {
   onSessionExpires?: (expiresAtMs: number) => void;
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** A plain value is sent as JSON; FormData as multipart. */
-  body?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
-  signal?: AbortSignal;
-}
-
 export interface ApiClient {
-  request<T>(path: string, options?: RequestOptions): Promise<T>;
-  get<T>(path: string, query?: RequestOptions['query']): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
+  /**
+   * Makes one call of the route table: its path filled from `params`, `body` sent as JSON (or a
+   * FormData as multipart). Only calls the table marks idempotent are repeated after a server
+   * fault; a call with an idempotency key sends the same key on every attempt.
+   */
+  call<R extends ApiRoute>(
+    route: R,
+    args: RouteArgs<R>,
+    signal?: AbortSignal,
+  ): Promise<RouteResponse<R>>;
 }
 
-// The upload bookkeeping calls report objects already in storage: a 400 there is usually the
-// storage listing lagging behind, so they are retried, and they may run long, so they never time out.
-const uploadBookkeepingPath = /\/(updatefiles|updateslabfile|slo)\/?(\?|$)/;
-
-/** Whether an answer with this status is worth another attempt (spec: 5xx, 429, some 400s). */
-export function isRetryable(status: number, url: string): boolean {
+/** Whether an answer with this status is worth another attempt of an idempotent call. */
+export function isRetryable(status: number, route: Pick<ApiRoute, 'awaitsStorage'>): boolean {
   if (status >= 500 || status === 429) return true;
-  return status === 400 && uploadBookkeepingPath.test(url);
+  return status === 400 && route.awaitsStorage === true;
 }
 
 /** The FileRunner API over fetch: version header, cookies, timeout, retries, session expiry. */
@@ -144,13 +162,23 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  async function request<T>(path: string, requestOptions: RequestOptions = {}): Promise<T> {
-    const { method = 'GET', body, query, signal } = requestOptions;
-    const url = buildUrl(baseUrl, path, query);
+  async function call<R extends ApiRoute>(
+    route: R,
+    args: RouteArgs<R>,
+    signal?: AbortSignal,
+  ): Promise<RouteResponse<R>> {
+    const { params, query, body } = (args ?? {}) as {
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+    };
+    const method = methodOf(route);
+    const url = buildUrl(baseUrl, pathOf(route, params), query);
     const headers: Record<string, string> = {
       Accept: 'application/json',
       [CLIENT_VERSION_HEADER]: clientVersion,
     };
+    if (route.idempotencyKey) headers[IDEMPOTENCY_KEY_HEADER] = crypto.randomUUID();
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {
@@ -158,13 +186,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       payload = JSON.stringify(body);
     }
     const init: RequestInit = { method, headers, body: payload, credentials: 'include' };
-    const timed = !uploadBookkeepingPath.test(url);
+    const mayRepeat = isIdempotent(route);
 
     for (let attemptNo = 0; ; attemptNo++) {
-      const { response, body: answer } = await attempt(url, init, timed, signal);
+      const { response, body: answer } = await attempt(url, init, !route.awaitsStorage, signal);
       reportExpiry(response.headers);
-      if (response.ok) return answer as T;
-      if (attemptNo < retries && isRetryable(response.status, url)) {
+      if (response.ok) return answer as RouteResponse<R>;
+      if (mayRepeat && attemptNo < retries && isRetryable(response.status, route)) {
         await sleep(backoffBaseMs * 2 ** attemptNo + random() * backoffBaseMs);
         continue;
       }
@@ -177,17 +205,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  return {
-    request,
-    get: (path, query) => request(path, { query }),
-    post: (path, body) => request(path, { method: 'POST', body }),
-  };
+  return { call };
 }
 
-function buildUrl(baseUrl: string, path: string, query: RequestOptions['query']): string {
+function buildUrl(baseUrl: string, path: string, query: Record<string, unknown> = {}): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) params.set(key, String(value));
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
   }
   const search = params.toString();
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;

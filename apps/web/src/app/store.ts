@@ -11,11 +11,13 @@ import { downloadsReducer } from '../features/transfers/downloads-slice';
 import { transfersReducer } from '../features/transfers/transfers-slice';
 import { uploadsReducer } from '../features/transfers/uploads-slice';
 import { userManagementReducer } from '../features/users/user-management-slice';
+import { apiSlice } from './api';
 import { createApiClient } from './api-client';
 import { readStored, storageKeys, writeStored } from './local-storage';
 import { resetClientState } from './reset';
 
 const areas = combineReducers({
+  [apiSlice.reducerPath]: apiSlice.reducer,
   auth: authReducer,
   packages: packagesReducer,
   projects: projectsReducer,
@@ -50,7 +52,8 @@ export const store = configureStore({
   reducer: rootReducer,
   // The stored user lets a reload show the right screen at once; it is confirmed by `GET /user/`.
   preloadedState: preloadedState(),
-  middleware: (getDefault) => getDefault({ thunk: { extraArgument: { api } } }),
+  middleware: (getDefault) =>
+    getDefault({ thunk: { extraArgument: { api } } }).concat(apiSlice.middleware),
 });
 
 export type AppDispatch = typeof store.dispatch;

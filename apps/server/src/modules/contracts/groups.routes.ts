@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { groupMembersRequest, groupRequest, masterMembersRequest } from '@filerunner/protocol';
+import type { FastifyInstance } from 'fastify';
+import { groupRoutes } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
-import { parse } from '../../http/errors';
+import { serve } from '../../http/routes';
+import type { ContractRequest } from './route-params';
 import { adminOf } from './contracts.policy';
 import {
   addGroup,
@@ -13,64 +14,39 @@ import {
   removeGroupMembers,
   setMasterMembers,
 } from './groups.service';
-import { idParam, slugParam } from './route-params';
 
 /** The Groups List's calls; every one needs a project admin of the contract. */
 export async function contractGroupsRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
-  const admin = (request: FastifyRequest) =>
-    adminOf(ctx.db, requireUser(request), slugParam(request));
+  const admin = async (request: ContractRequest) =>
+    (await adminOf(ctx.db, requireUser(request), request.params.slug)).contract;
 
-  app.get('/contracts/:slug/groups/', async (request) =>
-    listGroups(ctx.db, (await admin(request)).contract.id),
+  serve(app, groupRoutes.list, async (request) => listGroups(ctx.db, (await admin(request)).id));
+
+  serve(app, groupRoutes.add, async (request) => addGroup(ctx, await admin(request), request.body));
+
+  serve(app, groupRoutes.edit, async (request) =>
+    editGroup(ctx, await admin(request), request.params.groupId, request.body),
   );
 
-  app.post('/contracts/:slug/addgroup/', async (request, reply) => {
-    const { contract } = await admin(request);
-    return reply.code(201).send(await addGroup(ctx, contract, parse(groupRequest, request.body)));
+  serve(app, groupRoutes.remove, async (request) => {
+    await removeGroup(ctx, await admin(request), request.params.groupId);
   });
 
-  app.post('/contracts/:slug/editgroup/:groupId/', async (request) => {
-    const { contract } = await admin(request);
-    return editGroup(ctx, contract, idParam(request, 'groupId'), parse(groupRequest, request.body));
-  });
+  serve(app, groupRoutes.addMembers, async (request) =>
+    addGroupMembers(ctx, await admin(request), request.params.groupId, request.body.members),
+  );
 
-  app.post('/contracts/:slug/removegroup/:groupId/', async (request, reply) => {
-    const { contract } = await admin(request);
-    await removeGroup(ctx, contract, idParam(request, 'groupId'));
-    return reply.code(204).send();
-  });
+  serve(app, groupRoutes.removeMembers, async (request) =>
+    removeGroupMembers(ctx, await admin(request), request.params.groupId, request.body.members),
+  );
 
-  app.post('/contracts/:slug/groups/:groupId/', async (request) => {
-    const { contract } = await admin(request);
-    const { members } = parse(groupMembersRequest, request.body);
-    return addGroupMembers(ctx, contract, idParam(request, 'groupId'), members);
-  });
-
-  app.post('/contracts/:slug/groups/:groupId/remove/', async (request) => {
-    const { contract } = await admin(request);
-    const { members } = parse(groupMembersRequest, request.body);
-    return removeGroupMembers(ctx, contract, idParam(request, 'groupId'), members);
-  });
-
-  app.post('/contracts/:slug/mastermembers/add/', async (request) => {
-    const { contract } = await admin(request);
-    return setMasterMembers(
-      ctx,
-      contract,
-      parse(masterMembersRequest, request.body).master_members,
-      true,
-    );
-  });
+  serve(app, groupRoutes.addMasterMembers, async (request) =>
+    setMasterMembers(ctx, await admin(request), request.body.master_members, true),
+  );
 
   // The spec pairs `/mastermembers/add/` with `/mastermembers/`; the latter takes members out.
-  app.post('/contracts/:slug/mastermembers/', async (request) => {
-    const { contract } = await admin(request);
-    return setMasterMembers(
-      ctx,
-      contract,
-      parse(masterMembersRequest, request.body).master_members,
-      false,
-    );
-  });
+  serve(app, groupRoutes.removeMasterMembers, async (request) =>
+    setMasterMembers(ctx, await admin(request), request.body.master_members, false),
+  );
 }

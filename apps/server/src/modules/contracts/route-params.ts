@@ -1,7 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors';
 
-/** `{slug}` of a contract route. */
+/** A request to a contract's route, its `{slug}` already validated by the route table. */
+export type ContractRequest = FastifyRequest & { params: { slug: string } };
+
+/** `{slug}` of a contract route (until every route is served from the table). */
 export const slugParam = (request: FastifyRequest) => (request.params as { slug: string }).slug;
 
 /** A numeric id from the path; anything else is a 404 like an id that does not exist. */

@@ -1,0 +1,88 @@
+import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
+import type { EndpointBuilder, ResultDescription } from '@reduxjs/toolkit/query';
+import type { ApiRoute, RouteArgs, RouteResponse } from '@filerunner/protocol';
+import { ApiError, type ApiErrorCode } from './api-client';
+import type { ThunkExtra } from './thunk';
+
+/** A failed call as it travels through the store: plain data, readable by `firstErrorMessage`. */
+export interface CallError {
+  code: ApiErrorCode;
+  /** 0 when there was no HTTP answer. */
+  status: number;
+  body: unknown;
+}
+
+interface Call {
+  route: ApiRoute;
+  args: unknown;
+}
+
+/** Every call goes through the app's one API client (version header, retries, session expiry). */
+const callBaseQuery: BaseQueryFn<Call, unknown, CallError> = async ({ route, args }, thunkApi) => {
+  const { api } = thunkApi.extra as ThunkExtra;
+  try {
+    return { data: await api.call(route, args as never, thunkApi.signal) };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return { error: { code: error.code, status: error.status, body: error.body } };
+    }
+    throw error;
+  }
+};
+
+/** What a cached answer is about, so a change refetches exactly the lists it affects. */
+export const tagTypes = [
+  'User',
+  'Memberships',
+  'Contracts',
+  'ContractUsers',
+  'Groups',
+  'Recipients',
+  'Brandings',
+  'ApiKeys',
+  'Activity',
+] as const;
+type TagType = (typeof tagTypes)[number];
+type Build = EndpointBuilder<typeof callBaseQuery, TagType, 'api'>;
+type Tags<R extends ApiRoute> = ResultDescription<
+  TagType,
+  RouteResponse<R>,
+  RouteArgs<R>,
+  CallError,
+  object | undefined
+>;
+
+/**
+ * The server state of the app: one endpoint per call of the route table, defined in the
+ * features with `query` and `mutation` below (`injectEndpoints`).
+ */
+export const apiSlice = createApi({
+  reducerPath: 'api',
+  baseQuery: callBaseQuery,
+  tagTypes,
+  endpoints: () => ({}),
+});
+
+/** A read of the route table as a cached query. */
+export function query<R extends ApiRoute>(
+  build: Build,
+  route: R,
+  options: { providesTags?: Tags<R> } = {},
+) {
+  return build.query<RouteResponse<R>, RouteArgs<R>>({
+    query: (args) => ({ route, args }),
+    ...options,
+  });
+}
+
+/** A change through the route table, refetching the queries whose tags it names. */
+export function mutation<R extends ApiRoute>(
+  build: Build,
+  route: R,
+  options: { invalidatesTags?: Tags<R> } = {},
+) {
+  return build.mutation<RouteResponse<R>, RouteArgs<R>>({
+    query: (args) => ({ route, args }),
+    ...options,
+  });
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH';
+
+/**
+ * One call of the API, written once: the server registers and validates it from this, the web
+ * app derives its endpoint from it, and the OpenAPI document is generated from it.
+ */
+export interface ApiRoute {
+  /** The verb, or verbs for a download that also answers HEAD. */
+  method: HttpMethod | readonly HttpMethod[];
+  /** Below `/api`, with Fastify's `:name` parameters and a trailing `*` for a rest of path. */
+  path: string;
+  /** One line for the API's readers (the OpenAPI summary). */
+  summary: string;
+  /** Who may call it at all: anyone, or a signed-in user (session cookie or API key). */
+  auth: 'public' | 'user';
+  params?: z.ZodType;
+  query?: z.ZodType;
+  /** A JSON body; `form` describes a multipart body instead. */
+  body?: z.ZodType;
+  /** The text fields of a multipart form (files travel beside them). */
+  form?: z.ZodType;
+  /** The success status and its body; `null` for an empty body (204), `'binary'` for bytes. */
+  status: 200 | 201 | 202 | 204;
+  response: z.ZodType | null | 'binary';
+  /**
+   * Whether repeating the call has the effect of one call, so a client may retry it after a
+   * server fault or a timeout. Reads are; writes only when the server makes them so.
+   */
+  idempotent?: boolean;
+  /** The client sends an `Idempotency-Key` the server uses to answer a repeat with the first result. */
+  idempotencyKey?: boolean;
+  /**
+   * The upload bookkeeping calls: a 400 there is usually storage's listing lagging behind, so
+   * they are retried, and they may run long, so they have no client timeout.
+   */
+  awaitsStorage?: boolean;
+}
+
+/** Keeps a route's literal types (paths, schemas) for both sides. */
+export const defineRoute = <const R extends ApiRoute>(route: R): R => route;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type In<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** What the server's handler receives, after validation. */
+export type RouteParams<R extends ApiRoute> = Out<R['params']>;
+export type RouteQuery<R extends ApiRoute> = Out<R['query']>;
+export type RouteBody<R extends ApiRoute> = Out<R['body']>;
+
+/** What the server's handler answers (before serialisation) and the client reads. */
+export type RouteResponse<R extends ApiRoute> = R['response'] extends z.ZodType
+  ? z.output<R['response']>
+  : R['response'] extends 'binary'
+    ? unknown
+    : undefined;
+
+/** A multipart body as the platform builds it (a `FormData` in browsers and Node). */
+export interface MultipartForm {
+  append(name: string, value: string): void;
+}
+
+type Parts<R extends ApiRoute> = (R['params'] extends z.ZodType
+  ? { params: In<R['params']> }
+  : { params?: undefined }) &
+  (R['query'] extends z.ZodType ? { query?: In<R['query']> } : { query?: undefined }) &
+  (R['body'] extends z.ZodType
+    ? { body: In<R['body']> }
+    : R['form'] extends z.ZodType
+      ? { body: MultipartForm }
+      : { body?: undefined });
+
+/** What a client passes to make the call: only the parts the route has; nothing for a bare call. */
+export type RouteArgs<R extends ApiRoute> = R['params'] extends z.ZodType
+  ? Parts<R>
+  : R['query'] extends z.ZodType
+    ? Parts<R>
+    : R['body'] extends z.ZodType
+      ? Parts<R>
+      : R['form'] extends z.ZodType
+        ? Parts<R>
+        : void;
+
+/** The first verb of a route (its only one but for downloads, which also answer HEAD). */
+export function methodOf(route: ApiRoute): HttpMethod {
+  return typeof route.method === 'string' ? route.method : route.method[0]!;
+}
+
+/** Whether a client may repeat the call after a fault (reads, and writes made idempotent). */
+export function isIdempotent(route: ApiRoute): boolean {
+  return route.idempotent ?? (methodOf(route) === 'GET' || methodOf(route) === 'HEAD');
+}
+
+/**
+ * The path of a call with its parameters filled in, each encoded; a rest-of-path `*` keeps its
+ * slashes between encoded segments.
+ */
+export function pathOf(route: ApiRoute, params: Record<string, unknown> = {}): string {
+  return route.path
+    .replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
+      const value = params[name];
+      if (value === undefined || value === null) throw new Error(`${route.path}: no ${name}`);
+      return encodeURIComponent(String(value));
+    })
+    .replace(/\*$/, () =>
+      String(params['*'] ?? '')
+        .split('/')
+        .map(encodeURIComponent)
+        .join('/'),
+    );
+}
+
+/** A numeric id in a path: a non-number is "not found", not a validation error. */
+export const idParam = z
+  .string()
+  .regex(/^\d{1,10}$/)
+  .transform(Number)
+  .pipe(z.number().int().positive().max(2_147_483_647));
+/** A contract's or package's slug in a path. */
+export const slugParam = z.string().min(1).max(200);
