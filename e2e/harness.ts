@@ -20,7 +20,9 @@ export const DEMO_PASSWORD = 'Demo-Pass1!';
 
 /** The server serves the built web app; the e2e script builds it before the tests run. */
 export function assertWebAppBuilt(): void {
-  if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
+  // WEB_DIST (absolute) points the server at another build, e.g. one made beside a change.
+  const webDist = process.env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist');
+  if (!existsSync(path.join(webDist, 'index.html'))) {
     throw new Error(
       'apps/web/dist is missing: build the web app first with `npm run build -w apps/web` ' +
         '(`npm test -w e2e` does it for you).',
