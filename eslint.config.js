@@ -1,7 +1,38 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+const testFiles = ['**/*.test.{ts,tsx}'];
+
+/** `no-restricted-imports` over import paths matched by regular expressions, each with its why. */
+const restrictImports = (...patterns) => ({
+  'no-restricted-imports': [
+    'error',
+    { patterns: patterns.map(([regex, message]) => ({ regex, message })) },
+  ],
+});
+
+// The protocol is shared by the server and the web app, so it must run in both and pull in
+// neither.
+const protocolImportsNoApp = [
+  '^@filerunner/(server|web)(/|$)|(^|/)apps/|^(\\.\\./){2,}',
+  'packages/protocol is shared by the server and the web app: it imports no app and nothing outside its own files.',
+];
+const protocolDependsOnSchemasOnly = (allowed) => [
+  `^(?!(${allowed.join('|')})(/|$))[^.]`,
+  `packages/protocol runs in the browser and in Node, so it depends on nothing but ${allowed.join(', ')}.`,
+];
+
+// The transfer core plans uploads and downloads the same way in the browser and in Node; what
+// needs a platform lives in src/browser/ and src/node/.
+const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
+const platformGlobals = Object.keys({ ...globals.browser, ...globals.node }).filter(
+  (name) => !(name in globals.builtin),
+);
+const transferCoreWhy =
+  'packages/transfer/src/core runs in the browser and in Node alike: platform code belongs in src/browser/ or src/node/.';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/.tmp/**'] },
@@ -24,5 +55,105 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+
+  // Long files hide more than one job; split them rather than scroll them. Tests and generated
+  // migrations are exempt.
+  {
+    files: ['**/*.{js,ts,tsx}'],
+    ignores: [...testFiles, '**/drizzle/**'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
+  },
+
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    rules: restrictImports([
+      '^@filerunner/server(/|$)|^(\\.\\./)+(apps/)?server/',
+      'The web app never imports the server: it reaches it over HTTP, through the route tables in @filerunner/protocol.',
+    ]),
+  },
+
+  {
+    files: ['packages/protocol/**/*.ts'],
+    ignores: testFiles,
+    rules: restrictImports(
+      protocolImportsNoApp,
+      protocolDependsOnSchemasOnly(['zod', 'libphonenumber-js']),
+    ),
+  },
+  {
+    files: testFiles.map((glob) => `packages/protocol/${glob}`),
+    rules: restrictImports(
+      protocolImportsNoApp,
+      protocolDependsOnSchemasOnly(['zod', 'libphonenumber-js', 'vitest', 'fast-check']),
+    ),
+  },
+
+  {
+    files: ['apps/server/src/http/**/*.ts', 'apps/server/src/jobs/**/*.ts'],
+    rules: restrictImports([
+      '(^|/)modules/[^/]+/',
+      "The HTTP layer and the jobs take a feature module's public entry (modules/<area>/index.ts), never its files: what a module keeps inside stays free to change.",
+    ]),
+  },
+
+  // Membership rows are read through modules/memberships so that accounts and contracts do not
+  // import each other: contracts may use accounts (it invites users), never the other way round.
+  {
+    files: ['apps/server/src/modules/accounts/**/*.ts'],
+    rules: restrictImports([
+      '^\\.\\./contracts(/|$)',
+      'accounts must not import contracts (contracts imports accounts): read membership rows from ../memberships.',
+    ]),
+  },
+  {
+    files: ['apps/server/src/modules/memberships/**/*.ts'],
+    rules: restrictImports([
+      '^\\.\\./(accounts|contracts)(/|$)',
+      'memberships sits below accounts and contracts, which both read membership rows from it: it imports neither.',
+    ]),
+  },
+
+  {
+    files: ['packages/transfer/src/core/**/*.ts'],
+    languageOptions: {
+      globals: Object.fromEntries(platformGlobals.map((name) => [name, 'off'])),
+    },
+    rules: {
+      // typescript-eslint turns no-undef off for TypeScript; here it is what catches a DOM or
+      // Node global, since none is declared for this folder.
+      'no-undef': 'error',
+      'no-restricted-globals': [
+        'error',
+        ...[
+          'window',
+          'self',
+          'document',
+          'navigator',
+          'location',
+          'localStorage',
+          'sessionStorage',
+          'indexedDB',
+          'File',
+          'Blob',
+          'FileReader',
+          'FormData',
+          'fetch',
+          'XMLHttpRequest',
+          'Request',
+          'Response',
+          'Headers',
+          'crypto',
+          'process',
+          'Buffer',
+          'global',
+          'require',
+        ].map((name) => ({ name, message: transferCoreWhy })),
+      ],
+      ...restrictImports(
+        [`^(node:|(${nodeBuiltins.join('|').replace(/\//g, '\\/')})(/|$))`, transferCoreWhy],
+        ['^\\.\\./(browser|node)(/|$)', transferCoreWhy],
+      ),
+    },
   },
 );

@@ -1,29 +1,38 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
+  activate,
+  addMember,
+  apiLogin,
   assertWebAppBuilt,
+  inviteMember,
   launchBrowser,
   prepareSite,
   readMails,
   runAdmin,
   startServer,
   waitForMailLink,
+  type ApiSession,
+  type Member,
   type RunningServer,
   type Site,
 } from './harness';
 import { field, freshPage, location, logIn, PNG, see } from './pages';
 
-// One person's account from invitation to reset: a contract created by the operator CLI invites
-// its project admin by mail, and everything after that happens in the browser.
+// Accounts from invitation to reset. The operator CLI creates a contract and invites its project
+// admin by mail; the admin activates from that mail here, and each test then follows one person
+// in the browser: the admin, or an account of its own that the admin added, so no test needs
+// what another one did.
 const ADMIN = 'ada@acme.test';
-const FIRST_PASSWORD = 'First-Pass1!';
-const SECOND_PASSWORD = 'Second-Pass2@';
-const THIRD_PASSWORD = 'Third-Pass3#';
+const ADMIN_PASSWORD = 'First-Pass1!';
+const NEW_PASSWORD = 'Second-Pass2@';
+const RESET_PASSWORD = 'Third-Pass3#';
 
 let site: Site;
 let server: RunningServer;
 let browser: Browser;
-let page: Page;
+let admin: ApiSession;
+let slug: string;
 
 beforeAll(async () => {
   assertWebAppBuilt();
@@ -41,7 +50,11 @@ beforeAll(async () => {
   ]);
   server = await startServer(site);
   browser = await launchBrowser();
-  page = await freshPage(browser);
+  const invitation = await waitForMailLink(site, ADMIN, '/activate/');
+  await activate(invitation, 'Ada Lovelace', ADMIN_PASSWORD);
+  admin = await apiLogin(server.url, ADMIN, ADMIN_PASSWORD);
+  const [acme] = await admin.call<{ slug: string }[]>('GET', '/contracts/');
+  slug = acme!.slug;
 });
 
 afterAll(async () => {
@@ -49,19 +62,25 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('an invited project admin', () => {
-  let activationLink: string;
+/** A member of Acme Studios of the test's own, logged in on a fresh page. */
+async function signedInMember(prefix: string): Promise<{ member: Member; page: Page }> {
+  const member = await addMember(site, admin, slug, { prefix });
+  const page = await freshPage(browser);
+  await logIn(page, server.url, member.email, member.password);
+  return { member, page };
+}
 
-  it('activates the account from the mailed link', async () => {
-    activationLink = await waitForMailLink(site, ADMIN, '/activate/');
-    expect(activationLink.startsWith(`${server.url}/activate/`)).toBe(true);
+describe('an account', () => {
+  it('activates from the mailed link, which then stops working', async () => {
+    const invited = await inviteMember(site, admin, slug, { prefix: 'grace' });
+    expect(invited.link.startsWith(`${server.url}/activate/`)).toBe(true);
 
-    await page.goto(activationLink);
+    const page = await freshPage(browser);
+    await page.goto(invited.link);
     const email = field(page, 'Email');
-    await email.waitFor();
-    expect(await email.inputValue()).toBe(ADMIN);
-    expect(await email.getAttribute('readonly')).not.toBeNull();
-    expect(await field(page, 'Name').inputValue()).toBe('Ada Lovelace');
+    await expect.poll(() => email.inputValue()).toBe(invited.email);
+    await expect.poll(() => email.getAttribute('readonly')).not.toBeNull();
+    await expect.poll(() => field(page, 'Name').inputValue()).toBe(invited.name);
 
     await field(page, 'Name').fill('');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -69,34 +88,34 @@ describe('an invited project admin', () => {
     await see(page, 'Password is required');
     await see(page, 'Password Confirmation is required');
 
-    await field(page, 'Name').fill('Ada Lovelace');
-    await field(page, 'Password').fill(FIRST_PASSWORD);
+    await field(page, 'Name').fill(invited.name);
+    await field(page, 'Password').fill(invited.password);
     await field(page, 'Confirm password').fill('Something-else1!');
     await page.getByRole('button', { name: 'Save' }).click();
     await see(page, 'Passwords do not match');
 
-    await field(page, 'Confirm password').fill(FIRST_PASSWORD);
+    await field(page, 'Confirm password').fill(invited.password);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL('**/login?message=ACCOUNT_ACTIVATED');
     await see(page, 'Your account has been activated. Please log in.');
-  });
 
-  it('cannot use the activation link twice', async () => {
-    await page.goto(activationLink);
+    await page.goto(invited.link);
     await see(page, 'Sorry that token is invalid.');
   });
 
-  it('logs in and sees the single project in the top bar', async () => {
-    await logIn(page, server.url, ADMIN, FIRST_PASSWORD);
+  it('logs the project admin in, with the single project in the top bar', async () => {
+    const page = await freshPage(browser);
+    await logIn(page, server.url, ADMIN, ADMIN_PASSWORD);
     expect(location(page)).toBe('/inbox');
     await see(page, "You haven't received any packages yet...");
-    expect(await page.getByTestId('current-project').textContent()).toBe('Acme Studios');
+    await expect.poll(() => page.getByTestId('current-project').textContent()).toBe('Acme Studios');
     for (const screen of ['Share', 'Inbox', 'Sent', 'Activity', 'Users', 'Settings']) {
       await page.getByRole('link', { name: screen, exact: true }).waitFor();
     }
   });
 
   it('edits the profile', async () => {
+    const { page } = await signedInMember('profile');
     await page.goto(`${server.url}/profile`);
     await field(page, 'First name').fill('');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -119,17 +138,21 @@ describe('an invited project admin', () => {
     await see(page, 'Profile updated successfully');
 
     await page.reload();
-    await field(page, 'First name').waitFor();
-    expect(await field(page, 'First name').inputValue()).toBe('Augusta');
-    expect(await field(page, 'Last name').inputValue()).toBe('King');
-    expect(await page.getByRole('combobox', { name: 'Timezone' }).inputValue()).toBe(
-      'Europe/London',
-    );
-    expect((await mobile.inputValue()).replace(/\D/g, '')).toBe('12015550123');
+    await expect.poll(() => field(page, 'First name').inputValue()).toBe('Augusta');
+    await expect.poll(() => field(page, 'Last name').inputValue()).toBe('King');
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Timezone' }).inputValue())
+      .toBe('Europe/London');
+    await expect
+      .poll(async () => (await mobile.inputValue()).replace(/\D/g, ''))
+      .toBe('12015550123');
     await page.getByRole('button', { name: 'Remove avatar' }).waitFor();
   });
 
   it('rejects an avatar over 1 MB before sending it', async () => {
+    const { page } = await signedInMember('bigavatar');
+    await page.goto(`${server.url}/profile`);
+    await field(page, 'First name').waitFor();
     await page.locator('input[type=file][name=avatar]').setInputFiles({
       name: 'big.png',
       mimeType: 'image/png',
@@ -138,28 +161,41 @@ describe('an invited project admin', () => {
     await see(page, 'File size cannot exceed more than 1 MB');
   });
 
-  it('removes the avatar again', async () => {
+  it('removes an avatar it saved', async () => {
+    const { page } = await signedInMember('avatar');
+    await page.goto(`${server.url}/profile`);
+    await field(page, 'First name').waitFor();
+    await page.locator('input[type=file][name=avatar]').setInputFiles({
+      name: 'me.png',
+      mimeType: 'image/png',
+      buffer: PNG,
+    });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Profile updated successfully');
+    await page.reload();
+
     await page.getByRole('button', { name: 'Remove avatar' }).click();
     await page.getByRole('button', { name: 'Save' }).click();
     await see(page, 'Profile updated successfully');
     await page.reload();
     await field(page, 'First name').waitFor();
-    expect(await page.getByRole('button', { name: 'Remove avatar' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Remove avatar' }).count()).toBe(0);
   });
 
   it('saves a user setting', async () => {
+    const { page } = await signedInMember('settings');
     await page.goto(`${server.url}/profile/user-settings`);
     const storageSwitch = page.getByRole('switch', { name: 'Show storage location selection' });
-    expect(await storageSwitch.isChecked()).toBe(false);
+    await expect.poll(() => storageSwitch.isChecked()).toBe(false);
     const saved = page.waitForResponse('**/api/user/update_settings/');
     await storageSwitch.click();
     expect((await saved).status()).toBe(200);
     await page.reload();
-    await storageSwitch.waitFor();
-    expect(await storageSwitch.isChecked()).toBe(true);
+    await expect.poll(() => storageSwitch.isChecked()).toBe(true);
   });
 
   it('creates an API key that works until it is revoked', async () => {
+    const { member, page } = await signedInMember('apikey');
     await page.goto(`${server.url}/profile/api-keys`);
     await page.getByRole('button', { name: 'Create API Key' }).click();
     await page.getByRole('button', { name: 'Create', exact: true }).click();
@@ -175,7 +211,7 @@ describe('an invited project admin', () => {
       fetch(`${server.url}/api/user/`, { headers: { Authorization: `Api-Key ${key}` } });
     const before = await withKey();
     expect(before.status).toBe(200);
-    expect(((await before.json()) as { email: string }).email).toBe(ADMIN);
+    expect(((await before.json()) as { email: string }).email).toBe(member.email);
 
     const row = page.getByTestId('api-key-row').filter({ hasText: 'build robot' });
     await row.getByText('Valid').waitFor();
@@ -187,10 +223,11 @@ describe('an invited project admin', () => {
   });
 
   it('changes the password and is logged out', async () => {
+    const { member, page } = await signedInMember('password');
     await page.goto(`${server.url}/profile/update-password`);
-    await field(page, 'Current password').fill(FIRST_PASSWORD);
-    await field(page, 'New password').fill(SECOND_PASSWORD);
-    await field(page, 'Confirm new password').fill(SECOND_PASSWORD);
+    await field(page, 'Current password').fill(member.password);
+    await field(page, 'New password').fill(NEW_PASSWORD);
+    await field(page, 'Confirm new password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Update Password' }).click();
     await page.waitForURL('**/login?message=PASSWORD_UPDATED');
     await see(page, 'Password updated successfully');
@@ -198,35 +235,36 @@ describe('an invited project admin', () => {
     await page.goto(`${server.url}/inbox`);
     await page.waitForURL('**/login?next=%2Finbox');
 
-    await field(page, 'Email').fill(ADMIN);
-    await field(page, 'Password').fill(FIRST_PASSWORD);
+    await field(page, 'Email').fill(member.email);
+    await field(page, 'Password').fill(member.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await see(
       page,
       'Sorry we could not log you in, please check you are using the correct email and password.',
     );
-    await field(page, 'Password').fill(SECOND_PASSWORD);
+    await field(page, 'Password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL('**/inbox');
   });
 
   it('resets a forgotten password from the mailed link', async () => {
-    await page.context().clearCookies();
+    const member = await addMember(site, admin, slug, { prefix: 'forgetful' });
+    const page = await freshPage(browser);
     const mailsBefore = (await readMails(site)).length;
     await page.goto(`${server.url}/forgotpassword`);
-    await field(page, 'Email').fill(ADMIN);
+    await field(page, 'Email').fill(member.email);
     await page.getByRole('button', { name: 'Send Reset Password Link' }).click();
     await see(page, 'Email Sent');
     await page.getByRole('link', { name: 'Back to login' }).waitFor();
 
-    const resetLink = await waitForMailLink(site, ADMIN, '/resetpassword/', mailsBefore);
+    const resetLink = await waitForMailLink(site, member.email, '/resetpassword/', mailsBefore);
     await page.goto(resetLink);
-    await field(page, 'New password').fill(THIRD_PASSWORD);
-    await field(page, 'Confirm password').fill(THIRD_PASSWORD);
+    await field(page, 'New password').fill(RESET_PASSWORD);
+    await field(page, 'Confirm password').fill(RESET_PASSWORD);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL('**/login?message=LOGIN_RESET');
 
-    await logIn(page, server.url, ADMIN, THIRD_PASSWORD);
+    await logIn(page, server.url, member.email, RESET_PASSWORD);
     expect(location(page)).toBe('/inbox');
 
     await page.goto(resetLink);
@@ -236,6 +274,7 @@ describe('an invited project admin', () => {
   });
 
   it('says so when a reset link lacks its token', async () => {
+    const page = await freshPage(browser);
     await page.goto(`${server.url}/resetpassword/abc`);
     await see(page, 'Invalid URL');
   });

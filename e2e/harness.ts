@@ -1,13 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { simpleParser } from 'mailparser';
 import { chromium, type Browser } from 'playwright-core';
+import { vi } from 'vitest';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database';
+import {
+  readMailFolder,
+  waitForMailIn,
+  type CapturedMail,
+} from '../apps/server/test/captured-mail';
+
+export type { CapturedMail };
 
 /** The repository root; the server runs from here as `npm start` runs it. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -117,17 +124,23 @@ export async function startServer(site: Site): Promise<RunningServer> {
   const pid = child.pid;
   if (pid === undefined) throw new Error('the server process did not start');
 
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const early = await Promise.race([exited, delay(250).then(() => undefined)]);
-    if (early !== undefined) {
-      throw new Error(`the server exited (${early}) before answering:\n${output()}`);
-    }
-    if (await healthy(site.url)) break;
-    if (Date.now() > deadline) {
+  // Polls until the server answers or its process ends, whichever comes first.
+  const answered = await vi
+    .waitFor(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return false;
+        if (!(await healthy(site.url))) throw new Error('not answering yet');
+        return true;
+      },
+      { timeout: 90_000, interval: 250 },
+    )
+    .catch(() => {
       process.kill(pid, 'SIGKILL');
       throw new Error(`the server did not answer /healthcheck within 90 s:\n${output()}`);
-    }
+    });
+  if (!answered) {
+    const code = child.exitCode ?? child.signalCode;
+    throw new Error(`the server exited (${code}) before answering:\n${output()}`);
   }
 
   return {
@@ -177,24 +190,107 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-export interface CapturedMail {
-  file: string;
-  to: string;
-  subject: string;
-  text: string;
-  /** Every http(s) address in the text. */
-  links: string[];
-  attachments: { filename: string; contentType: string; content: Buffer }[];
+/**
+ * The API as the web app calls it (JSON, the client-version header, the session cookie), for
+ * setting up what a test needs without clicking through screens that other tests cover.
+ */
+export interface ApiSession {
+  call<T = unknown>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T>;
 }
 
+const CLIENT_HEADERS = { 'content-type': 'application/json', 'x-client-version': 'e2e' };
+
+/** Logs in through the API; `call` then throws on any answer but 2xx, with its body. */
+export async function apiLogin(baseUrl: string, email: string, password: string) {
+  const login = await fetch(`${baseUrl}/api/authenticate/`, {
+    method: 'POST',
+    headers: CLIENT_HEADERS,
+    body: JSON.stringify({ email, password }),
+  });
+  if (!login.ok) throw new Error(`login of ${email} failed (${login.status})`);
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const session: ApiSession = {
+    async call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
+      const response = await fetch(`${baseUrl}/api${apiPath}`, {
+        method,
+        headers: { ...CLIENT_HEADERS, cookie },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${apiPath}: ${response.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
+  };
+  return session;
+}
+
+/** A person a project admin added to a contract; `password` is theirs once activated. */
+export interface Member {
+  id: number;
+  email: string;
+  password: string;
+  /** First and last name as given, e.g. 'Nora1 Tester'. */
+  name: string;
+}
+
+let memberCount = 0;
+
+/**
+ * Adds a person to the contract `slug` as its admin `admin` would on the Users screen, and
+ * returns them with the activation link from the mail. Each call makes a new person
+ * (`<prefix><n>@example.test`), so tests never share one.
+ */
+export async function inviteMember(
+  site: Site,
+  admin: ApiSession,
+  slug: string,
+  options: { prefix?: string; projectAdmin?: boolean; send?: boolean; groups?: number[] } = {},
+): Promise<Member & { link: string }> {
+  const n = ++memberCount;
+  const first = `${options.prefix ?? 'member'}${n}`;
+  const email = `${first}@example.test`;
+  const name = `${first[0]!.toUpperCase()}${first.slice(1)} Tester`;
+  const mailsBefore = (await readMails(site)).length;
+  const added = await admin.call<{ id: number }>('POST', `/contracts/${slug}/users/`, {
+    first_name: name.split(' ')[0],
+    last_name: 'Tester',
+    email,
+    project_admin: options.projectAdmin ?? false,
+    send: options.send ?? false,
+    groups: options.groups ?? [],
+  });
+  const link = await waitForMailLink(site, email, '/activate/', mailsBefore);
+  return { id: added.id, email, name, password: `Member-Pass${n}!`, link };
+}
+
+/** Activates an account from its mailed link through the API, as the activation page would. */
+export async function activate(link: string, name: string, password: string): Promise<void> {
+  const [uid, token] = new URL(link).pathname.split('/').slice(2);
+  const activated = await fetch(`${new URL(link).origin}/api/user/activate/`, {
+    method: 'POST',
+    headers: CLIENT_HEADERS,
+    body: JSON.stringify({ uid, token, name, password, password_confirm: password }),
+  });
+  if (!activated.ok) throw new Error(`activation failed (${activated.status}): ${link}`);
+}
+
+/** inviteMember, then the activation: a person who can log in with `password`. */
+export async function addMember(
+  site: Site,
+  admin: ApiSession,
+  slug: string,
+  options: Parameters<typeof inviteMember>[3] = {},
+): Promise<Member> {
+  const { link, ...member } = await inviteMember(site, admin, slug, options);
+  await activate(link, member.name, member.password);
+  return member;
+}
+
+const mailDir = (site: Site) => path.join(site.dataDir, 'mail');
+
 /** The mails the server captured in DATA_DIR/mail, oldest first. */
-export async function readMails(site: Site): Promise<CapturedMail[]> {
-  const dir = path.join(site.dataDir, 'mail');
-  if (!existsSync(dir)) return [];
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
-  return Promise.all(
-    files.map(async (file) => parseMail(file, await readFile(path.join(dir, file)))),
-  );
+export function readMails(site: Site): Promise<CapturedMail[]> {
+  return readMailFolder(mailDir(site));
 }
 
 /**
@@ -207,50 +303,24 @@ export async function waitForMailLink(
   linkPart: string,
   since = 0,
 ): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const mails = (await readMails(site)).slice(since).reverse();
-    for (const mail of mails) {
-      const link = mail.to.includes(to) ? mail.links.find((l) => l.includes(linkPart)) : undefined;
-      if (link) return link;
-    }
-    if (Date.now() > deadline) throw new Error(`no mail to ${to} with a ${linkPart} link`);
-    await delay(200);
-  }
-}
-
-/** A captured .eml file, read with mailparser. */
-export async function parseMail(file: string, raw: Buffer): Promise<CapturedMail> {
-  const mail = await simpleParser(raw);
-  const text = mail.text ?? '';
-  const to = Array.isArray(mail.to) ? mail.to.map((a) => a.text).join(', ') : (mail.to?.text ?? '');
-  return {
-    file,
-    to,
-    subject: mail.subject ?? '',
-    text,
-    links: [...text.matchAll(/https?:\/\/[^\s<>"]+/g)].map((m) => m[0]),
-    attachments: mail.attachments.map((a) => ({
-      filename: a.filename ?? '',
-      contentType: a.contentType,
-      content: a.content,
-    })),
-  };
+  const hasLink = (mail: CapturedMail) => mail.links.find((l) => l.includes(linkPart));
+  const mail = await waitForMailIn(mailDir(site), (m) => m.to.includes(to) && !!hasLink(m), {
+    since,
+    newest: true,
+    timeoutMs: 20_000,
+  }).catch(() => {
+    throw new Error(`no mail to ${to} with a ${linkPart} link`);
+  });
+  return hasLink(mail)!;
 }
 
 /** Waits for a captured mail, among those after the first `since`, that `matches` accepts. */
-export async function waitForMail(
+export function waitForMail(
   site: Site,
   matches: (mail: CapturedMail) => boolean,
   since = 0,
 ): Promise<CapturedMail> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const mail = (await readMails(site)).slice(since).find(matches);
-    if (mail) return mail;
-    if (Date.now() > deadline) throw new Error('no captured mail matched');
-    await delay(200);
-  }
+  return waitForMailIn(mailDir(site), matches, { since, timeoutMs: 20_000 });
 }
 
 function collect(child: ChildProcess): () => string {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   assertWebAppBuilt,
@@ -35,14 +35,20 @@ beforeAll(async () => {
   }
   server = await startServer(site);
   browser = await launchBrowser();
-  page = await freshPage(browser);
 
-  await page.goto(await waitForMailLink(site, USER, '/activate/'));
-  await field(page, 'Name').fill('Morgan Many');
-  await field(page, 'Password').fill(PASSWORD);
-  await field(page, 'Confirm password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.waitForURL('**/login?message=ACCOUNT_ACTIVATED');
+  const activation = await freshPage(browser);
+  await activation.goto(await waitForMailLink(site, USER, '/activate/'));
+  await field(activation, 'Name').fill('Morgan Many');
+  await field(activation, 'Password').fill(PASSWORD);
+  await field(activation, 'Confirm password').fill(PASSWORD);
+  await activation.getByRole('button', { name: 'Save' }).click();
+  await activation.waitForURL('**/login?message=ACCOUNT_ACTIVATED');
+  await activation.context().close();
+});
+
+// Each test logs in on a fresh browser context, where no project choice is remembered yet.
+beforeEach(async () => {
+  page = await freshPage(browser);
   await logIn(page, server.url, USER, PASSWORD);
 });
 
@@ -53,29 +59,31 @@ afterAll(async () => {
 
 const strip = () => page.getByRole('navigation', { name: 'Projects' });
 const currentProject = () => page.getByTestId('current-project').textContent();
+const projectButton = (name: string) => strip().getByRole('button', { name });
 
 describe('the project selector', () => {
   it('shows every project as an avatar named by its tooltip, and switches on click', async () => {
-    for (const name of PROJECTS) await strip().getByRole('button', { name }).waitFor();
-    expect(await currentProject()).toBe(PROJECTS[0]);
+    for (const name of PROJECTS) await projectButton(name).waitFor();
+    await expect.poll(currentProject).toBe(PROJECTS[0]);
 
-    await strip().getByRole('button', { name: 'Gamma Post' }).hover();
+    await projectButton('Gamma Post').hover();
     await page.getByRole('tooltip', { name: 'Gamma Post' }).waitFor();
-    await strip().getByRole('button', { name: 'Gamma Post' }).click();
-    expect(await currentProject()).toBe('Gamma Post');
+    await projectButton('Gamma Post').click();
+    await expect.poll(currentProject).toBe('Gamma Post');
 
     // The choice is remembered on this browser.
     await page.reload();
-    await strip().getByRole('button', { name: 'Gamma Post' }).waitFor();
-    expect(await currentProject()).toBe('Gamma Post');
+    await projectButton('Gamma Post').waitFor();
+    await expect.poll(currentProject).toBe('Gamma Post');
   });
 
   it('collapses to the current project and a +N dropdown with a search', async () => {
     await page.setViewportSize({ width: 1200, height: 900 });
     const more = strip().getByRole('button', { name: '5 other projects' });
     await more.waitFor();
-    expect((await more.innerText()).trim()).toBe('+5');
-    expect(await strip().getByRole('button', { name: 'Alpha Films' }).count()).toBe(0);
+    await expect.poll(async () => (await more.innerText()).trim()).toBe('+5');
+    await projectButton(PROJECTS[0]!).waitFor();
+    await expect.poll(() => projectButton(PROJECTS[1]!).count()).toBe(0);
 
     await more.click();
     const search = page.getByPlaceholder('Search');
@@ -83,7 +91,7 @@ describe('the project selector', () => {
     await see(page, 'No results found');
     await search.fill('delta');
     await page.getByRole('option', { name: 'Delta Sound' }).click();
-    expect(await currentProject()).toBe('Delta Sound');
-    await strip().getByRole('button', { name: 'Delta Sound' }).waitFor();
+    await expect.poll(currentProject).toBe('Delta Sound');
+    await projectButton('Delta Sound').waitFor();
   });
 });

@@ -11,5 +11,7 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: false,
     maxWorkers: 1,
+    // expect.poll waits on the page as long as a locator does (pages.ts: freshPage).
+    expect: { poll: { timeout: 15_000, interval: 100 } },
   },
 });

@@ -5,9 +5,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "Debian's chromium is missing; the browser tests need it. Install it with:" >&2
-  echo "  sudo apt-get update && sudo apt-get install -y chromium" >&2
+# Every system tool a suite runs, checked up front so a missing one is named with its install
+# line instead of failing deep inside a test. Keep in step with README.md and .ci/run.
+missing=()
+need_tool() { # path, Debian package, what needs it
+  [ -x "$1" ] && return 0
+  echo "$1 is missing ($3)." >&2
+  missing+=("$2")
+}
+need_tool /usr/bin/chromium chromium "the browser tests drive Debian's Chromium"
+need_tool /usr/bin/tar tar "the download tests list and unpack tars with GNU tar"
+need_tool /usr/bin/bsdtar libarchive-tools "the tar layout tests read tars with bsdtar too"
+if [ -n "${SWIFT_AUTH_URL:-}" ]; then
+  need_tool /usr/bin/swift python3-swiftclient "the Swift leg checks signatures of \`swift tempurl\`"
+fi
+if [ -x /usr/bin/tar ] && [[ "$(/usr/bin/tar --version 2>/dev/null || true)" != *"GNU tar"* ]]; then
+  echo "/usr/bin/tar is not GNU tar; the download tests need GNU tar." >&2
+  missing+=(tar)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Install them with:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
   exit 1
 fi
 if [ ! -d node_modules ]; then

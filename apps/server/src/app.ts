@@ -11,7 +11,9 @@ import { databaseAnswers, openDatabase } from './db/client';
 import { installAuth } from './http/auth';
 import { PendingWork } from './http/pending-work';
 import { ApiError } from './http/errors';
+import { apiDocs } from './http/api-docs';
 import { installErrorHandler } from './http/error-handler';
+import type { RegisteredRoute } from './http/routes';
 import { ExpirySweeper } from './jobs/expiry-sweeper';
 import { JobRunner } from './jobs/job-runner';
 import { enqueueMail, OutboxSender } from './jobs/outbox-sender';
@@ -43,6 +45,8 @@ export interface BuiltApp {
   outbox: OutboxSender;
   jobs: JobRunner;
   expirySweeper: ExpirySweeper;
+  /** Every route registered under `/api`, as the OpenAPI test compares them with the table. */
+  apiRoutes: RegisteredRoute[];
 }
 
 /** How long a stopping server waits for responses under way before it cuts them. */
@@ -126,8 +130,12 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(cookie);
   installErrorHandler(app);
 
+  const apiRoutes: RegisteredRoute[] = [];
   await app.register(
     async (api) => {
+      api.addHook('onRoute', (route) => {
+        for (const method of [route.method].flat()) apiRoutes.push({ method, path: route.url });
+      });
       // Handlers check `file.truncated` and answer with the spec's field error instead of a bare 413.
       await api.register(multipart, { throwFileSizeLimit: false });
       installAuth(api, { sessions: ctx.sessions, apiKeys: ctx.apiKeys });
@@ -139,7 +147,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       await api.register(contractGroupsRoutes, { ctx });
       await api.register(activityRoutes, { ctx });
       await api.register(packagesRoutes, { ctx });
-      await api.register(brandingRoutes, { ctx, prefix: '/projects' });
+      await api.register(brandingRoutes, { ctx });
       await api.register(downloadsRoutes, { ctx });
       api.setNotFoundHandler(() => {
         throw ApiError.notFound();
@@ -147,6 +155,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     },
     { prefix: '/api' },
   );
+
+  await apiDocs(app);
 
   app.get('/healthcheck', async (_request, reply) => {
     const ok = await databaseAnswers(db);
@@ -176,7 +186,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     await storage.close();
     await database.close();
   });
-  return { app, ctx, outbox, jobs, expirySweeper };
+  return { app, ctx, outbox, jobs, expirySweeper, apiRoutes };
 }
 
 const EMBEDDED_ACCOUNT = 'AUTH_filerunner';

@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { LightMyRequestResponse } from 'fastify';
 import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
 import { buildApp, type BuiltApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -10,6 +10,9 @@ import { users } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
 import { addMember } from '../src/modules/contracts/contracts.service';
 import { contracts } from '../src/db/schema';
+import { linkIn, readMailFolder, waitForMailIn, type CapturedMail } from './captured-mail';
+
+export { linkIn, type CapturedMail };
 
 export const PASSWORD = 'Correct-Horse7!';
 
@@ -27,9 +30,9 @@ export interface TestServer extends BuiltApp {
   dataDir: string;
   close(): Promise<void>;
   /** Mails captured so far (embedded transport), oldest first. */
-  mails(): Promise<ParsedMail[]>;
+  mails(): Promise<CapturedMail[]>;
   /** Waits until a captured mail matches, draining the outbox meanwhile. */
-  waitForMail(match: (mail: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
+  waitForMail(match: (mail: CapturedMail) => boolean, timeoutMs?: number): Promise<CapturedMail>;
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
@@ -45,24 +48,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   });
   const built = await buildApp(config);
   const mailDir = path.join(dataDir, 'mail');
-  const mails = async () => {
-    const files = (await readdir(mailDir).catch(() => [] as string[])).sort();
-    return Promise.all(files.map(async (f) => simpleParser(await readFile(path.join(mailDir, f)))));
-  };
   return {
     ...built,
     dataDir,
-    mails,
-    async waitForMail(match, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        await built.outbox.drain();
-        const found = (await mails()).find(match);
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error('no matching mail arrived');
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
+    mails: () => readMailFolder(mailDir),
+    waitForMail: (match, timeoutMs = 5000) =>
+      waitForMailIn(mailDir, match, { timeoutMs, beforeEachLook: () => built.outbox.drain() }),
     async close() {
       await built.app.close();
       await database.drop();
@@ -124,11 +115,64 @@ export async function login(server: BuiltApp, email: string, password = PASSWORD
 
 export { BASE_HEADERS };
 
-/** The first http(s) link of a mail's text. */
-export function linkIn(mail: ParsedMail): string {
-  const link = /https?:\/\/\S+/.exec(mail.text ?? '')?.[0];
-  if (!link) throw new Error('mail has no link');
-  return link;
+/** An activated user (see createUser) who has logged in: the caller shape `caller` takes. */
+export async function loggedInUser(
+  server: BuiltApp,
+  options: Parameters<typeof createUser>[1] = {},
+) {
+  const user = await createUser(server, options);
+  return { user, headers: await login(server, user.email) };
+}
+
+/** Someone calling the API: a logged-in user (see `login`), an API key's headers, or nobody. */
+export type Who = { headers: Record<string, string> } | null;
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type Query = Record<string, string | number | boolean>;
+
+export interface Calls {
+  request(
+    method: Method,
+    url: string,
+    body?: unknown,
+    query?: Query,
+  ): Promise<LightMyRequestResponse>;
+  get(url: string, query?: Query): Promise<LightMyRequestResponse>;
+  post(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  patch(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  put(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  delete(url: string, body?: unknown): Promise<LightMyRequestResponse>;
+}
+
+/**
+ * Calls the API as someone, through Fastify's inject:
+ * `const as = caller(server); await as(fx.admin).post('/api/contracts/x/addgroup/', body)`.
+ * A user's headers carry the session cookie and the client-version header; `as(null)` is an
+ * anonymous browser call: the client-version header and no cookie.
+ */
+export function caller(server: BuiltApp): (who: Who) => Calls {
+  return (who) => {
+    const headers = who?.headers ?? BASE_HEADERS;
+    const request: Calls['request'] = (method, url, body, query) =>
+      server.app.inject({
+        method,
+        url,
+        headers,
+        ...(query === undefined ? {} : { query: stringValues(query) }),
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
+    return {
+      request,
+      get: (url, query) => request('GET', url, undefined, query),
+      post: (url, body) => request('POST', url, body),
+      patch: (url, body) => request('PATCH', url, body),
+      put: (url, body) => request('PUT', url, body),
+      delete: (url, body) => request('DELETE', url, body),
+    };
+  };
+}
+
+function stringValues(query: Query): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { defineRoute } from './api/route';
 import { messages } from './messages';
 
-/** Request bodies of the accounts calls (spec 000 section 7), validated on the server. */
+/** Request bodies of the accounts calls, validated on the server. */
 const required = (schema: z.ZodString = z.string()) =>
   schema.trim().min(1, messages.password.required);
 const optionalText = z.string().trim().optional();
@@ -51,82 +52,190 @@ export const profileUpdateFields = z.object({
   clear_avatar: optionalText,
 });
 
-export const createApiKeyRequest = z.object({
-  name: z.string().trim().min(1, messages.apiKeys.nameRequired).max(100),
-});
-
 /** The user as `GET /user/` returns it. */
-export interface User {
-  id: number;
-  uid: string;
-  username: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  name: string;
-  avatar: string | null;
-  mobile: string | null;
-  timezone: string;
-  show_select_storage: boolean;
-  admin: boolean;
-  send: boolean;
-  receive: boolean;
-  enabled: boolean;
-  groups: string[];
-  created_date: string;
-}
-
-export interface ContractSettings {
-  number_of_upload_workers: number;
-  use_slab_files: boolean;
-  can_add_ad_hoc: boolean;
-  pin_verification: 'none' | 'all' | 'adhoc';
-  can_extend_expiry: boolean;
-  notifications: { name: string; email: string; enabled: boolean }[];
-}
-
-/** A contract (project) as `GET /contracts/` returns it for the current user. */
-export interface Contract {
-  id: number;
-  slug: string;
-  name: string;
-  service_id: string;
-  permissions: { send: boolean; admin: boolean };
-  settings: ContractSettings;
-  storage_app_groups: { id: number; name: string }[];
-  /** Whether the operator allows custom branding: off, there is no Custom Branding tab. */
-  branding_enabled: boolean;
-}
+export const currentUser = z.object({
+  id: z.number(),
+  uid: z.string(),
+  username: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  name: z.string(),
+  /** The avatar's address, versioned so a new picture is fetched again; null without one. */
+  avatar: z.string().nullable(),
+  mobile: z.string().nullable(),
+  timezone: z.string(),
+  show_select_storage: z.boolean(),
+  /** Summaries over the user's enabled memberships. */
+  admin: z.boolean(),
+  send: z.boolean(),
+  receive: z.boolean(),
+  enabled: z.boolean(),
+  groups: z.array(z.string()),
+  created_date: z.string(),
+});
+export type User = z.infer<typeof currentUser>;
 
 /** A row of `GET /user/permissions/`: the user's membership of one contract. */
-export interface Membership {
-  contract: { id: number; name: string; slug: string };
-  admin: boolean;
-  send: boolean;
-  enabled: boolean;
-  master_group: boolean;
-  groups: { name: string }[];
-}
+export const membership = z.object({
+  contract: z.object({ id: z.number(), name: z.string(), slug: z.string() }),
+  admin: z.boolean(),
+  send: z.boolean(),
+  enabled: z.boolean(),
+  master_group: z.boolean(),
+  groups: z.array(z.object({ name: z.string() })),
+});
+export type Membership = z.infer<typeof membership>;
 
-export interface ApiKey {
-  uuid: string;
-  name: string;
-  created_timestamp: string;
-  revoked: boolean;
-}
+/** A good activation link: what the invitation already knows, to fill the form with. */
+export const activationTokenCheck = z.object({
+  success: z.boolean(),
+  email: z.string(),
+  mobile: z.string().nullable(),
+  first_name: z.string(),
+  last_name: z.string(),
+});
+export type ActivationTokenCheck = z.infer<typeof activationTokenCheck>;
 
-/** `POST /api_keys/` answers with the key itself, shown once. */
-export interface CreatedApiKey extends ApiKey {
-  key: string;
-}
-
-export interface ActivationTokenCheck {
-  success: boolean;
-  email: string;
-  mobile: string | null;
-  first_name: string;
-  last_name: string;
-}
+/** The answer of a call whose only news is that it worked. */
+const succeeded = z.object({ success: z.boolean() });
+/** The answer of a call that tells the person what happened. */
+const told = z.object({ detail: z.string() });
 
 /** Field errors as the spec's client reads them: `{"field": ["message"]}`. */
 export type FieldErrors = Record<string, string[]>;
+
+/**
+ * The account calls: signing in and out, the session, the user's own profile and settings, and
+ * the mailed links (password reset, activation), which are public.
+ */
+export const accountRoutes = {
+  authenticate: defineRoute({
+    method: 'POST',
+    path: '/authenticate/',
+    summary: 'Sign in with email and password: sets the session cookie, answers the user',
+    auth: 'public',
+    body: authenticateRequest,
+    status: 200,
+    response: currentUser,
+  }),
+  logout: defineRoute({
+    method: 'POST',
+    path: '/logout/',
+    summary: 'End this session (also fine without one)',
+    auth: 'public',
+    status: 204,
+    response: null,
+    idempotent: true,
+  }),
+  extendSession: defineRoute({
+    method: 'POST',
+    path: '/session/extend/',
+    summary: "Move the session's end a full session length from now",
+    auth: 'user',
+    status: 204,
+    response: null,
+    // Each call sets the end from now, so a repeat lands where one call would.
+    idempotent: true,
+  }),
+  user: defineRoute({
+    method: 'GET',
+    path: '/user/',
+    summary: 'The signed-in user',
+    auth: 'user',
+    status: 200,
+    response: currentUser,
+  }),
+  updateProfile: defineRoute({
+    method: 'POST',
+    path: '/user/',
+    summary: "Change the user's names, mobile, timezone and avatar (multipart form)",
+    auth: 'user',
+    form: profileUpdateFields,
+    status: 200,
+    response: currentUser,
+  }),
+  avatar: defineRoute({
+    method: 'GET',
+    path: '/user/avatar/:uid/',
+    summary: "A user's avatar picture",
+    auth: 'user',
+    params: z.object({ uid: z.string().min(1).max(200) }),
+    status: 200,
+    response: 'binary',
+  }),
+  updateSettings: defineRoute({
+    method: 'POST',
+    path: '/user/update_settings/',
+    summary: "Set the user's switches",
+    auth: 'user',
+    body: updateSettingsRequest,
+    status: 200,
+    response: currentUser,
+    idempotent: true,
+  }),
+  updatePassword: defineRoute({
+    method: 'POST',
+    path: '/user/update_password/',
+    summary: 'Change the password; ends every session of the user, this one included',
+    auth: 'user',
+    body: updatePasswordRequest,
+    status: 200,
+    response: told,
+  }),
+  forgotPassword: defineRoute({
+    method: 'POST',
+    path: '/user/forgot_password/',
+    summary: 'Mail a password reset link (the answer is the same for an unknown address)',
+    auth: 'public',
+    body: forgotPasswordRequest,
+    status: 200,
+    response: told,
+  }),
+  resetPasswordCheck: defineRoute({
+    method: 'POST',
+    path: '/user/reset_password_check/',
+    summary: 'Whether a reset link is still good',
+    auth: 'public',
+    body: tokenCheckRequest,
+    status: 200,
+    response: succeeded,
+    idempotent: true,
+  }),
+  resetPassword: defineRoute({
+    method: 'POST',
+    path: '/user/reset_password/',
+    summary: 'Set a new password with a reset link (the link then stops working)',
+    auth: 'public',
+    body: resetPasswordRequest,
+    status: 200,
+    response: succeeded,
+  }),
+  activationTokenCheck: defineRoute({
+    method: 'POST',
+    path: '/user/activation_token_check/',
+    summary: "Whether an activation link is still good, with the invitation's details",
+    auth: 'public',
+    body: tokenCheckRequest,
+    status: 200,
+    response: activationTokenCheck,
+    idempotent: true,
+  }),
+  activate: defineRoute({
+    method: 'POST',
+    path: '/user/activate/',
+    summary: 'Activate an invited account: name, mobile and password (the link then stops working)',
+    auth: 'public',
+    body: activateRequest,
+    status: 200,
+    response: succeeded,
+  }),
+  memberships: defineRoute({
+    method: 'GET',
+    path: '/user/permissions/',
+    summary: "The user's membership of each contract",
+    auth: 'user',
+    status: 200,
+    response: z.array(membership),
+  }),
+};

@@ -1,8 +1,13 @@
+import { z } from 'zod';
+import { defineRoute } from './api/route';
+
 /** Filename constraints served by `GET /filesystem/constraints/` and checked by the send screen. */
-export interface FilesystemConstraints {
-  max_filename_length: number;
-  invalid_filename_patterns: { regex: string; flags?: string }[];
-}
+export const filesystemConstraints = z.object({
+  max_filename_length: z.number(),
+  /** JavaScript regular expressions; a name matching any of them is refused. */
+  invalid_filename_patterns: z.array(z.object({ regex: z.string(), flags: z.string().optional() })),
+});
+export type FilesystemConstraints = z.infer<typeof filesystemConstraints>;
 
 /**
  * Names that cannot be written on the file systems recipients unpack to (Windows being the
@@ -42,3 +47,15 @@ export function pathProblems(path: string, constraints: FilesystemConstraints): 
     return reason ? [filenameMessages.segment(segment, reason)] : [];
   });
 }
+
+export const filesystemRoutes = {
+  constraints: defineRoute({
+    method: 'GET',
+    path: '/filesystem/constraints/',
+    // Public: the external package page checks names before any login.
+    summary: 'The filename constraints uploads are checked against',
+    auth: 'public',
+    status: 200,
+    response: filesystemConstraints,
+  }),
+};

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineRoute, idParam, slugParam } from './api/route';
+import { defineRoute, idParam, rowId, slugParam } from './api/route';
 import { adminMessages } from './contracts';
 
 /** Row ids named in a request: bounded, so an absurd number is a 400 and never a query error. */
-export const rowIds = z.array(z.number().int().positive().max(2_147_483_647)).max(10_000);
+export const rowIds = z.array(rowId).max(10_000);
 
 export const groupRequest = z.object({
   name: z
@@ -18,7 +18,7 @@ export const groupRequest = z.object({
 
 export const masterMembersRequest = z.object({ master_members: rowIds });
 export const groupMembersRequest = z.object({
-  group_id: z.number().int().optional(),
+  group_id: rowId.optional(),
   members: rowIds,
 });
 

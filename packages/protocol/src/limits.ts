@@ -28,4 +28,8 @@ export const limits = {
 export const CLIENT_VERSION_HEADER = 'x-client-version';
 /** Header with which a request authenticates by API key: `Authorization: Api-Key <key>`. */
 export const API_KEY_SCHEME = 'Api-Key';
+/**
+ * A create that carries this header and is repeated (a retry after a timeout or a server fault)
+ * answers the first result instead of creating again; the key is the client's, one per create.
+ */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { defineRoute, slugParam } from './api/route';
+import { fileFolderClash, isPackagePath, packagePathMax } from './package-paths';
+
+export { fileFolderClash, isPackagePath } from './package-paths';
 
 /** Strings of the send screen and the upload calls (spec 000 sections 5, 8; spec 001 section 8). */
 export const sendMessages = {
@@ -33,6 +37,7 @@ export const sendMessages = {
   outsidePackage: 'Objects must be stored under the package’s prefix.',
   slabRange: 'Each file must lie inside the slab and have its own size.',
   tooManySegments: 'A large file can have at most 250 segments.',
+  badIdempotencyKey: 'The Idempotency-Key header must be 1 to 200 visible ASCII characters.',
 } as const;
 
 /** Package limits (spec 000 section 9, spec 001 section 9). */
@@ -44,7 +49,7 @@ export const packageLimits = {
   /** A start this far in the past still counts as "now": the picker's slots are 30 minutes. */
   startToleranceMinutes: 30,
   maxFiles: 100_000,
-  maxPathLength: 4096,
+  maxPathLength: packagePathMax,
   maxSloSegments: 250,
   maxBatchFiles: 250,
 } as const;
@@ -65,28 +70,6 @@ export function accessPeriodProblem(
     return { field: 'valid_to', message: sendMessages.periodTooLong };
   }
   if (validTo <= now) return { field: 'valid_to', message: sendMessages.periodEndInPast };
-  return null;
-}
-
-/**
- * A user path inside a package: relative, '/'-separated, no empty, '.' or '..' segments, no NUL
- * and no broken Unicode (a lone surrogate cannot be written as UTF-8 in a tar header).
- */
-export function isPackagePath(path: string): boolean {
-  if (!path || path.length > packageLimits.maxPathLength || path.includes('\0')) return false;
-  // With the u flag a proper surrogate pair is one code point, so this finds only lone halves.
-  if (/[\uD800-\uDFFF]/u.test(path)) return false;
-  return path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
-}
-
-/** A path that is both a file and a folder of another file (`a` and `a/b`): one would be lost. */
-export function fileFolderClash(paths: Iterable<string>): string | null {
-  const files = new Set(paths);
-  for (const path of files) {
-    for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
-      if (files.has(path.slice(0, slash))) return path.slice(0, slash);
-    }
-  }
   return null;
 }
 
@@ -228,60 +211,171 @@ export const finaliseRequest = z.object({
   force: z.boolean().default(false),
 });
 
-export type PackageStatusName = 'uploading' | 'complete' | 'force_completed';
+/**
+ * The `Idempotency-Key` of a create: visible ASCII, so a key survives every proxy unchanged. A
+ * client sends one per package and the same one on every retry of that create.
+ */
+export const idempotencyKey = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,200}$/, sendMessages.badIdempotencyKey);
+
+export const packageStatusName = z.enum(['uploading', 'complete', 'force_completed']);
+export type PackageStatusName = z.infer<typeof packageStatusName>;
 
 /** A package as its sender sees it while and after sending. */
-export interface SenderPackage {
-  id: number;
-  slug: string;
-  name: string;
-  message: string;
-  status: PackageStatusName;
-  contract: { id: number; slug: string; name: string };
-  sender: { name: string };
-  date_sent: string | null;
-  valid_date: string;
-  expires_date: string;
-  bytes: number;
-  num_files: number;
-  pin_verified: boolean;
-  invalid_filenames: boolean;
-  recipients: { id: number; email: string; name: string; mobile_hint: string | null }[];
+export const senderPackage = z.object({
+  id: z.number(),
+  slug: z.string(),
+  name: z.string(),
+  message: z.string(),
+  status: packageStatusName,
+  contract: z.object({ id: z.number(), slug: z.string(), name: z.string() }),
+  sender: z.object({ name: z.string() }),
+  date_sent: z.string().nullable(),
+  valid_date: z.string(),
+  expires_date: z.string(),
+  bytes: z.number(),
+  num_files: z.number(),
+  pin_verified: z.boolean(),
+  invalid_filenames: z.boolean(),
+  recipients: z.array(
+    z.object({
+      id: z.number(),
+      email: z.string(),
+      name: z.string(),
+      mobile_hint: z.string().nullable(),
+    }),
+  ),
   /** Storage hosts the engine may spread uploads over (the account URL on each). */
-  storage_urls: string[];
-  session_id: string;
+  storage_urls: z.array(z.string()),
+  session_id: z.string(),
   /** Files that were intended but never stored (a force-completed package). */
-  failed_files?: string[];
-}
+  failed_files: z.array(z.string()).optional(),
+});
+export type SenderPackage = z.infer<typeof senderPackage>;
 
-export interface FormPostBatchGrant {
-  batch_name: string;
+/** The finalise answer: the package as sent, with the files that never arrived (often none). */
+export const finalisedPackage = senderPackage.extend({ failed_files: z.array(z.string()) });
+
+export const formPostBatchGrant = z.object({
+  batch_name: z.string(),
   /** The FormPost target (`url`) and its signed path. */
-  url: string;
-  path: string;
-  alternative_urls: string[];
-  redirect: string;
-  max_file_size: number;
-  max_file_count: number;
-  expires: number;
-  sig: string;
-  object_prefix: string;
+  url: z.string(),
+  path: z.string(),
+  alternative_urls: z.array(z.string()),
+  redirect: z.string(),
+  max_file_size: z.number(),
+  max_file_count: z.number(),
+  expires: z.number(),
+  sig: z.string(),
+  object_prefix: z.string(),
   /** Upload each file as a form part named by its clean_filename; the key is prefix + that name. */
-  cleaned_files: { path: string; clean_filename: string }[];
-}
+  cleaned_files: z.array(z.object({ path: z.string(), clean_filename: z.string() })),
+});
+export type FormPostBatchGrant = z.infer<typeof formPostBatchGrant>;
 
-export interface BulkResponse {
-  bulk_data: { file_data: FormPostBatchGrant[] };
+export const bulkResponse = z.object({
+  bulk_data: z.object({ file_data: z.array(formPostBatchGrant) }),
   /** A PUT grant for every key under the prefix: large-file segments and slab objects. */
-  tempurl_data: {
-    path: string;
-    container: string;
-    temp_url: string;
-    signature: string;
-    expires: number;
-    swift_endpoint: string;
-    swift_path: string;
-    object_prefix: string;
-    alternative_urls: string[];
-  };
-}
+  tempurl_data: z.object({
+    path: z.string(),
+    container: z.string(),
+    temp_url: z.string(),
+    signature: z.string(),
+    expires: z.number(),
+    swift_endpoint: z.string(),
+    swift_path: z.string(),
+    object_prefix: z.string(),
+    alternative_urls: z.array(z.string()),
+  }),
+});
+export type BulkResponse = z.infer<typeof bulkResponse>;
+
+/** The answer of a report of whole files or of a slab: how many files it recorded. */
+export const filesRecorded = z.object({ updated: z.number() });
+export type FilesRecorded = z.infer<typeof filesRecorded>;
+
+/** The answer of a large file's report: the manifest that joins its segments. */
+export const largeFileRecorded = z.object({ object_path: z.string(), etag: z.string() });
+export type LargeFileRecorded = z.infer<typeof largeFileRecorded>;
+
+const packageParams = z.object({ slug: slugParam });
+/** The upload calls name the contract and the package; both must be the caller's. */
+const uploadParams = z.object({ contract: slugParam, package: slugParam });
+
+/**
+ * The sender's calls: create a package, get upload grants, report what landed, finalise. The
+ * reports record the same object again when repeated, and finalising twice answers the first
+ * result, so the engine retries them all.
+ */
+export const packageRoutes = {
+  create: defineRoute({
+    method: 'POST',
+    path: '/packages/create/',
+    summary: 'Create a package in state uploading, with its recipients and intended files',
+    auth: 'user',
+    body: createPackageRequest,
+    status: 201,
+    response: senderPackage,
+    idempotencyKey: true,
+    idempotent: true,
+  }),
+  bulk: defineRoute({
+    method: 'POST',
+    path: '/packages/:slug/bulk/',
+    summary: 'Sign the upload grants of an upload plan (FormPost per batch, PUT under the prefix)',
+    auth: 'user',
+    params: packageParams,
+    body: bulkRequest,
+    status: 200,
+    response: bulkResponse,
+    idempotent: true,
+  }),
+  updateFiles: defineRoute({
+    method: 'POST',
+    path: '/packages/:contract/:package/updatefiles/',
+    summary: 'Record files uploaded whole, each checked in storage',
+    auth: 'user',
+    params: uploadParams,
+    body: updateFilesRequest,
+    status: 200,
+    response: filesRecorded,
+    idempotent: true,
+    awaitsStorage: true,
+  }),
+  updateSlabFile: defineRoute({
+    method: 'POST',
+    path: '/packages/:contract/:package/updateslabfile/',
+    summary: 'Record small files packed into one slab object',
+    auth: 'user',
+    params: uploadParams,
+    body: updateSlabFileRequest,
+    status: 200,
+    response: filesRecorded,
+    idempotent: true,
+    awaitsStorage: true,
+  }),
+  slo: defineRoute({
+    method: 'POST',
+    path: '/packages/:contract/:package/slo/',
+    summary: "Join a large file's segments into a manifest and record it",
+    auth: 'user',
+    params: uploadParams,
+    body: sloRequest,
+    status: 200,
+    response: largeFileRecorded,
+    idempotent: true,
+    awaitsStorage: true,
+  }),
+  finalise: defineRoute({
+    method: 'POST',
+    path: '/packages/:contract/:package/update/',
+    summary: 'Send the package: tell its recipients (force sends it without missing files)',
+    auth: 'user',
+    params: uploadParams,
+    body: finaliseRequest,
+    status: 200,
+    response: finalisedPackage,
+    idempotent: true,
+  }),
+};

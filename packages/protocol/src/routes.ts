@@ -1,12 +1,32 @@
 import type { ApiRoute } from './api/route';
+import { accountRoutes } from './accounts';
+import { activityRoutes } from './activity';
+import { apiKeyRoutes } from './apikeys';
+import { brandingRoutes } from './branding';
+import { contractRoutes } from './contracts';
+import { downloadRoutes } from './downloads';
+import { filesystemRoutes } from './filesystem';
 import { groupRoutes } from './groups';
+import { packageRoutes } from './packages';
+import { recipientRoutes } from './recipients';
+import { userRoutes } from './users';
 
 /**
  * The route table: every call of the API by area. The server registers each one from here, the
  * web app derives its endpoints from here, and the OpenAPI document is generated from here.
  */
 export const api = {
+  accounts: accountRoutes,
+  activity: activityRoutes,
+  apiKeys: apiKeyRoutes,
+  branding: brandingRoutes,
+  contracts: contractRoutes,
+  downloads: downloadRoutes,
+  filesystem: filesystemRoutes,
   groups: groupRoutes,
+  packages: packageRoutes,
+  recipients: recipientRoutes,
+  users: userRoutes,
 };
 
 /** Every call of the table, for the OpenAPI document and the tests that walk the API. */

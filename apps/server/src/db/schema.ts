@@ -250,10 +250,16 @@ export const packages = pgTable(
     expectedSize: bigint({ mode: 'number' }).notNull().default(0),
     /** Some file name breaks the filename constraints: recipients download it as a .tar. */
     invalidFilenames: boolean().notNull().default(false),
+    /**
+     * The `Idempotency-Key` the sender created it with: a retried create finds the package by it
+     * instead of making a second one. Null for a create without the header.
+     */
+    idempotencyKey: text(),
     createdAt: now(),
   },
   (t) => [
     index('packages_contract_sent').on(t.contractId, t.sentAt),
+    uniqueIndex('packages_sender_idempotency_key').on(t.senderId, t.idempotencyKey),
     index('packages_expiring')
       .on(t.expiresAt)
       .where(sql`${t.expiryNotifiedAt} is null`),

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_KEY_SCHEME, CLIENT_VERSION_HEADER, messages } from '@filerunner/protocol';
-import type { ApiKeyStore } from '../modules/apikeys/apikeys.repository';
-import { SESSION_COOKIE, type SessionStore, type UserRow } from '../modules/accounts/sessions';
+import type { ApiKeyStore } from '../modules/apikeys';
+import { SESSION_COOKIE, type SessionStore, type UserRow } from '../modules/accounts';
 import { ApiError } from './errors';
 
 /** Who is calling: a user by session cookie or by API key. */

@@ -4,10 +4,10 @@ import { limits } from '@filerunner/protocol';
 import type { Config } from '../config';
 import { queryRows, type Database } from '../db/client';
 import { packages } from '../db/schema';
-import { notifyContractWatchers } from '../modules/activity/package-notifications';
+import { notifyContractWatchers } from '../modules/activity';
 import { PollingWorker } from './polling-worker';
-import { senderName } from '../modules/accounts/display-name';
-import { packageWithContract } from '../modules/packages/packages.repository';
+import { senderName } from '../modules/accounts';
+import { packageWithContract } from '../modules/packages';
 
 const SWEEP_MS = 5 * 60_000;
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -54,12 +54,15 @@ const forgot = (email: string) =>
     payload: { email },
   });
 
+/** Drains the outbox until the sink has received what `check` looks for. */
 async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 100 && !check(); i++) {
-    await server.outbox.drain();
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
+  await vi.waitFor(
+    async () => {
+      await server.outbox.drain();
+      if (!check()) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: 5000, interval: 50 },
+  );
 }
 
 describe('mail over SMTP', () => {

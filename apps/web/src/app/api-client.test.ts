@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { defineRoute, idParam } from '@filerunner/protocol';
 import {
   ApiError,
   createApiClient,
@@ -6,6 +8,88 @@ import {
   isRetryable,
   type ApiClientOptions,
 } from './api-client';
+
+/** Calls shaped like the route table's, so the client is tested apart from the real table. */
+const any = z.unknown();
+const routes = {
+  login: defineRoute({
+    method: 'POST',
+    path: '/authenticate/',
+    summary: 'sign in',
+    auth: 'public',
+    body: z.object({ email: z.string() }),
+    status: 200,
+    response: any,
+  }),
+  profile: defineRoute({
+    method: 'POST',
+    path: '/user/',
+    summary: 'profile form',
+    auth: 'user',
+    form: z.object({ first_name: z.string() }),
+    status: 200,
+    response: any,
+  }),
+  user: defineRoute({
+    method: 'GET',
+    path: '/user/',
+    summary: 'me',
+    auth: 'user',
+    status: 200,
+    response: any,
+  }),
+  received: defineRoute({
+    method: 'GET',
+    path: '/packages/received/',
+    summary: 'inbox',
+    auth: 'user',
+    query: z.object({ page: z.number(), contract_slug: z.string(), clear: z.boolean().optional() }),
+    status: 200,
+    response: any,
+  }),
+  group: defineRoute({
+    method: 'POST',
+    path: '/contracts/:slug/editgroup/:groupId/',
+    summary: 'edit',
+    auth: 'user',
+    params: z.object({ slug: z.string(), groupId: idParam }),
+    status: 200,
+    response: any,
+    idempotent: true,
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/packages/create/',
+    summary: 'create',
+    auth: 'user',
+    body: z.object({ name: z.string() }),
+    status: 201,
+    response: any,
+    idempotent: true,
+    idempotencyKey: true,
+  }),
+  slo: defineRoute({
+    method: 'POST',
+    path: '/packages/:contract/:package/slo/',
+    summary: 'slo',
+    auth: 'user',
+    params: z.object({ contract: z.string(), package: z.string() }),
+    body: z.object({}),
+    status: 200,
+    response: any,
+    idempotent: true,
+    awaitsStorage: true,
+  }),
+  logout: defineRoute({
+    method: 'POST',
+    path: '/logout/',
+    summary: 'sign out',
+    auth: 'public',
+    status: 204,
+    response: null,
+    idempotent: true,
+  }),
+};
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
 
@@ -51,7 +135,9 @@ describe('createApiClient', () => {
     const { fetch, calls } = scriptedFetch({ status: 200, body: { ok: true } });
     const { api } = client({ fetch });
 
-    await expect(api.post('/authenticate/', { email: 'a@b.c' })).resolves.toEqual({ ok: true });
+    await expect(api.call(routes.login, { body: { email: 'a@b.c' } })).resolves.toEqual({
+      ok: true,
+    });
 
     const [call] = calls;
     expect(call?.url).toBe('/api/authenticate/');
@@ -69,7 +155,7 @@ describe('createApiClient', () => {
     const form = new FormData();
     form.set('first_name', 'Ada');
 
-    await api.post('/user/', form);
+    await api.call(routes.profile, { body: form });
 
     expect(calls[0]?.init.body).toBe(form);
     expect((calls[0]?.init.headers as Record<string, string>)['Content-Type']).toBeUndefined();
@@ -79,7 +165,9 @@ describe('createApiClient', () => {
     const { fetch, calls } = scriptedFetch({ status: 200, body: [] });
     const { api } = client({ fetch });
 
-    await api.get('/packages/received/', { page: 2, contract_slug: 'demo', clear: undefined });
+    await api.call(routes.received, {
+      query: { page: 2, contract_slug: 'demo', clear: undefined },
+    });
 
     expect(calls[0]?.url).toBe('/api/packages/received/?page=2&contract_slug=demo');
   });
@@ -93,7 +181,7 @@ describe('createApiClient', () => {
     );
     const { api, sleeps } = client({ fetch, backoffBaseMs: 100 });
 
-    await expect(api.get('/contracts/')).resolves.toEqual({ done: true });
+    await expect(api.call(routes.user)).resolves.toEqual({ done: true });
 
     expect(calls).toHaveLength(4);
     // base * 2^attempt + random (0.5) * base
@@ -109,7 +197,7 @@ describe('createApiClient', () => {
     );
     const { api } = client({ fetch });
 
-    const error = await api.get('/user/').catch((e: unknown) => e);
+    const error = await api.call(routes.user).catch((e: unknown) => e);
 
     expect(calls).toHaveLength(4);
     expect(error).toBeInstanceOf(ApiError);
@@ -123,7 +211,9 @@ describe('createApiClient', () => {
     });
     const { api } = client({ fetch });
 
-    const error = (await api.post('/user/', {}).catch((e: unknown) => e)) as ApiError;
+    const error = (await api
+      .call(routes.login, { body: { email: '' } })
+      .catch((e: unknown) => e)) as ApiError;
 
     expect(calls).toHaveLength(1);
     expect(error.status).toBe(400);
@@ -157,14 +247,14 @@ describe('createApiClient', () => {
     const { fetch, calls } = scriptedFetch({ status: 400 }, { status: 200, body: {} });
     const { api } = client({ fetch });
 
-    await api.post('/packages/demo/abc/updatefiles/', { files: [] });
+    await api.call(routes.slo, { params: { contract: 'demo', package: 'abc' }, body: {} });
 
     expect(calls).toHaveLength(2);
-    expect(isRetryable(400, '/api/packages/c/p/slo/')).toBe(true);
-    expect(isRetryable(400, '/api/packages/c/p/updateslabfile/')).toBe(true);
-    expect(isRetryable(400, '/api/packages/c/slot/')).toBe(false);
-    expect(isRetryable(400, '/api/user/')).toBe(false);
-    expect(isRetryable(404, '/api/packages/c/p/slo/')).toBe(false);
+    expect(calls[0]?.url).toBe('/api/packages/demo/abc/slo/');
+    expect(isRetryable(400, routes.slo)).toBe(true);
+    expect(isRetryable(400, routes.user)).toBe(false);
+    expect(isRetryable(404, routes.slo)).toBe(false);
+    expect(isRetryable(503, routes.user)).toBe(true);
   });
 
   it('aborts a call after the timeout with a TIMEOUT error', async () => {
@@ -177,7 +267,7 @@ describe('createApiClient', () => {
     );
     const { api } = client({ fetch: fetchMock as unknown as typeof fetch });
 
-    const pending = api.get('/user/').catch((e: unknown) => e);
+    const pending = api.call(routes.user).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(60_000);
 
     expect(await pending).toMatchObject({ code: 'TIMEOUT', status: 0 });
@@ -195,7 +285,7 @@ describe('createApiClient', () => {
     );
     const { api } = client({ fetch: fetchMock as unknown as typeof fetch });
 
-    const pending = api.post('/packages/c/p/slo/', {});
+    const pending = api.call(routes.slo, { params: { contract: 'c', package: 'p' }, body: {} });
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     release?.();
 
@@ -216,7 +306,7 @@ describe('createApiClient', () => {
     const controller = new AbortController();
     controller.abort();
 
-    await expect(api.request('/user/', { signal: controller.signal })).rejects.toMatchObject({
+    await expect(api.call(routes.user, undefined, controller.signal)).rejects.toMatchObject({
       name: 'AbortError',
     });
   });
@@ -227,7 +317,10 @@ describe('createApiClient', () => {
     });
     const { api } = client({ fetch: fetchMock as unknown as typeof fetch });
 
-    await expect(api.get('/user/')).rejects.toMatchObject({ code: 'NETWORK_ERROR', status: 0 });
+    await expect(api.call(routes.user)).rejects.toMatchObject({
+      code: 'NETWORK_ERROR',
+      status: 0,
+    });
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
@@ -255,9 +348,9 @@ describe('createApiClient', () => {
       onSessionExpires: (at) => expiries.push(at),
     });
 
-    await api.get('/user/');
-    await api.get('/user/').catch(() => undefined);
-    await api.get('/contracts/');
+    await api.call(routes.user);
+    await api.call(routes.user).catch(() => undefined);
+    await api.call(routes.user);
 
     expect(expiries).toEqual([1_000_000 + 2 * 3600_000, Date.parse('2025-01-01T12:00:00Z')]);
   });
@@ -266,6 +359,48 @@ describe('createApiClient', () => {
     const { fetch } = scriptedFetch({ status: 204 });
     const { api } = client({ fetch });
 
-    await expect(api.post('/logout/')).resolves.toBeUndefined();
+    await expect(api.call(routes.logout)).resolves.toBeUndefined();
+  });
+
+  it('fills path parameters, each encoded', async () => {
+    const { fetch, calls } = scriptedFetch({ status: 200, body: {} });
+    const { api } = client({ fetch });
+
+    await api.call(routes.group, { params: { slug: 'a b/c', groupId: '7' } });
+
+    expect(calls[0]?.url).toBe('/api/contracts/a%20b%2Fc/editgroup/7/');
+  });
+
+  it('never repeats a call that is not idempotent, even after a server fault', async () => {
+    const { fetch, calls } = scriptedFetch({ status: 503 }, { status: 200, body: {} });
+    const { api } = client({ fetch });
+
+    await expect(api.call(routes.login, { body: { email: 'a@b.c' } })).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('repeats a create with the same idempotency key, so the server makes one package', async () => {
+    const { fetch, calls } = scriptedFetch({ status: 502 }, { status: 201, body: { slug: 'p' } });
+    const { api } = client({ fetch });
+
+    await expect(api.call(routes.create, { body: { name: 'x' } })).resolves.toEqual({ slug: 'p' });
+
+    const keys = calls.map((c) => (c.init.headers as Record<string, string>)['idempotency-key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('gives each create its own key', async () => {
+    const { fetch, calls } = scriptedFetch({ status: 201, body: {} }, { status: 201, body: {} });
+    const { api } = client({ fetch });
+
+    await api.call(routes.create, { body: { name: 'x' } });
+    await api.call(routes.create, { body: { name: 'x' } });
+
+    const keys = calls.map((c) => (c.init.headers as Record<string, string>)['idempotency-key']);
+    expect(keys[0]).not.toBe(keys[1]);
   });
 });

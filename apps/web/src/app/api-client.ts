@@ -99,15 +99,16 @@ export interface ApiClient {
    * FormData as multipart). Only calls the table marks idempotent are repeated after a server
    * fault; a call with an idempotency key sends the same key on every attempt.
    */
-  call<R extends ApiRoute>(
-    route: R,
-    args: RouteArgs<R>,
-    signal?: AbortSignal,
-  ): Promise<RouteResponse<R>>;
+  call<R extends ApiRoute>(route: R, ...rest: CallRest<R>): Promise<RouteResponse<R>>;
 }
 
+/** The arguments after the route: none needed for a bare call, then an optional abort signal. */
+type CallRest<R extends ApiRoute> = [RouteArgs<R>] extends [void]
+  ? [args?: void, signal?: AbortSignal]
+  : [args: RouteArgs<R>, signal?: AbortSignal];
+
 /** Whether an answer with this status is worth another attempt of an idempotent call. */
-export function isRetryable(status: number, route: Pick<ApiRoute, 'awaitsStorage'>): boolean {
+export function isRetryable(status: number, route: ApiRoute): boolean {
   if (status >= 500 || status === 429) return true;
   return status === 400 && route.awaitsStorage === true;
 }
@@ -164,8 +165,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function call<R extends ApiRoute>(
     route: R,
-    args: RouteArgs<R>,
-    signal?: AbortSignal,
+    ...[args, signal]: CallRest<R>
   ): Promise<RouteResponse<R>> {
     const { params, query, body } = (args ?? {}) as {
       params?: Record<string, unknown>;

@@ -1,5 +1,10 @@
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
-import type { EndpointBuilder, ResultDescription } from '@reduxjs/toolkit/query';
+import type {
+  EndpointBuilder,
+  ResultDescription,
+  TypedMutationOnQueryStarted,
+  TypedQueryOnQueryStarted,
+} from '@reduxjs/toolkit/query';
 import type { ApiRoute, RouteArgs, RouteResponse } from '@filerunner/protocol';
 import { ApiError, type ApiErrorCode } from './api-client';
 import type { ThunkExtra } from './thunk';
@@ -63,11 +68,19 @@ export const apiSlice = createApi({
   endpoints: () => ({}),
 });
 
-/** A read of the route table as a cached query. */
+/** A read of the route table as a cached query; `onQueryStarted` may act on its answer. */
 export function query<R extends ApiRoute>(
   build: Build,
   route: R,
-  options: { providesTags?: Tags<R> } = {},
+  options: {
+    providesTags?: Tags<R>;
+    onQueryStarted?: TypedQueryOnQueryStarted<
+      RouteResponse<R>,
+      RouteArgs<R>,
+      typeof callBaseQuery,
+      'api'
+    >;
+  } = {},
 ) {
   return build.query<RouteResponse<R>, RouteArgs<R>>({
     query: (args) => ({ route, args }),
@@ -75,11 +88,22 @@ export function query<R extends ApiRoute>(
   });
 }
 
-/** A change through the route table, refetching the queries whose tags it names. */
+/**
+ * A change through the route table, refetching the queries whose tags it names; a change that
+ * answers with the new state can write it into the cache in `onQueryStarted` instead.
+ */
 export function mutation<R extends ApiRoute>(
   build: Build,
   route: R,
-  options: { invalidatesTags?: Tags<R> } = {},
+  options: {
+    invalidatesTags?: Tags<R>;
+    onQueryStarted?: TypedMutationOnQueryStarted<
+      RouteResponse<R>,
+      RouteArgs<R>,
+      typeof callBaseQuery,
+      'api'
+    >;
+  } = {},
 ) {
   return build.mutation<RouteResponse<R>, RouteArgs<R>>({
     query: (args) => ({ route, args }),

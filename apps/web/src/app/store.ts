@@ -1,16 +1,11 @@
 import { combineReducers, configureStore, type UnknownAction } from '@reduxjs/toolkit';
 import type { User } from '@filerunner/protocol';
-import { activityReducer } from '../features/activity/activity-slice';
-import { apiKeysReducer } from '../features/api-keys/api-keys-slice';
-import { brandingReducer } from '../features/branding/branding-slice';
 import { authReducer, initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
-import { filesystemReducer } from '../features/filesystem/filesystem-slice';
 import { packagesReducer } from '../features/packages/packages-slice';
 import { projectsReducer } from '../features/projects/projects-slice';
 import { downloadsReducer } from '../features/transfers/downloads-slice';
 import { transfersReducer } from '../features/transfers/transfers-slice';
 import { uploadsReducer } from '../features/transfers/uploads-slice';
-import { userManagementReducer } from '../features/users/user-management-slice';
 import { apiSlice } from './api';
 import { createApiClient } from './api-client';
 import { readStored, storageKeys, writeStored } from './local-storage';
@@ -21,14 +16,9 @@ const areas = combineReducers({
   auth: authReducer,
   packages: packagesReducer,
   projects: projectsReducer,
-  branding: brandingReducer,
   uploads: uploadsReducer,
-  activity: activityReducer,
-  userManagement: userManagementReducer,
-  apiKeys: apiKeysReducer,
   downloads: downloadsReducer,
   transfers: transfersReducer,
-  filesystem: filesystemReducer,
 });
 
 export type RootState = ReturnType<typeof areas>;

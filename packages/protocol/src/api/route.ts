@@ -61,8 +61,16 @@ export interface MultipartForm {
   append(name: string, value: string): void;
 }
 
+/**
+ * A path's parameters as a client gives them: each travels as text, so an id may be given as the
+ * number it stands for as well as its text.
+ */
+type PathArgs<S extends z.ZodType> = {
+  [K in keyof z.input<S>]: z.input<S>[K] | (K extends keyof z.output<S> ? z.output<S>[K] : never);
+};
+
 type Parts<R extends ApiRoute> = (R['params'] extends z.ZodType
-  ? { params: In<R['params']> }
+  ? { params: PathArgs<R['params']> }
   : { params?: undefined }) &
   (R['query'] extends z.ZodType ? { query?: In<R['query']> } : { query?: undefined }) &
   (R['body'] extends z.ZodType
@@ -111,11 +119,17 @@ export function pathOf(route: ApiRoute, params: Record<string, unknown> = {}): s
     );
 }
 
+/**
+ * A row's id as a request names it: bounded to the database's integer, so an absurd number is
+ * refused with the request and never reaches a query.
+ */
+export const rowId = z.number().int().positive().max(2_147_483_647);
+
 /** A numeric id in a path: a non-number is "not found", not a validation error. */
 export const idParam = z
   .string()
   .regex(/^\d{1,10}$/)
   .transform(Number)
-  .pipe(z.number().int().positive().max(2_147_483_647));
+  .pipe(rowId);
 /** A contract's or package's slug in a path. */
 export const slugParam = z.string().min(1).max(200);

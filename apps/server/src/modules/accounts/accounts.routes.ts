@@ -1,19 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import {
-  activateRequest,
-  authenticateRequest,
-  forgotPasswordRequest,
-  messages,
-  profileUpdateFields,
-  resetPasswordRequest,
-  tokenCheckRequest,
-  updatePasswordRequest,
-  updateSettingsRequest,
-} from '@filerunner/protocol';
+import { accountRoutes, messages, profileUpdateFields } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import { ApiError, parse } from '../../http/errors';
 import { requireUser } from '../../http/auth';
-import { membershipsOfUser } from '../contracts/contracts.repository';
+import { serve } from '../../http/routes';
+import { membershipsOfUser } from '../memberships/memberships.repository';
 import { findUserByUid, updateUser } from './accounts.repository';
 import {
   activate,
@@ -28,8 +19,11 @@ import { readProfileForm } from './profile-form';
 import { updateProfile } from './profile.service';
 import { SESSION_COOKIE } from './sessions';
 
-/** The spec's token-check failure shape, read by the client as `errors.token[0]`. */
-const invalidToken = (message: string) =>
+/**
+ * The token-check failure shape, read by the client as `errors.token[0]`; a body without a good
+ * uid and token gets it too, since the link it came from is what is wrong.
+ */
+const invalidToken = (message: string) => () =>
   new ApiError(400, 'invalid_token', { errors: { token: [message] } });
 
 export async function accountsRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
@@ -44,34 +38,34 @@ export async function accountsRoutes(app: FastifyInstance, opts: { ctx: AppConte
       expires,
     });
 
-  app.post('/authenticate/', async (request, reply) => {
-    const { email, password } = parse(authenticateRequest, request.body);
+  serve(app, accountRoutes.authenticate, async (request, reply) => {
+    const { email, password } = request.body;
     const { user, session } = await authenticate(ctx, email, password, request.ip);
     setSessionCookie(reply, session.token, session.expiresAt);
     request.principal = { user, via: 'session', sessionExpiresAt: session.expiresAt };
     return presentUser(ctx, user);
   });
 
-  app.post('/logout/', async (request, reply) => {
+  serve(app, accountRoutes.logout, async (request, reply) => {
     const hash = request.principal?.sessionHash;
     if (hash) await ctx.sessions.end(hash);
     request.principal = null;
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return reply.code(204).send();
   });
 
-  app.post('/session/extend/', async (request, reply) => {
+  serve(app, accountRoutes.extendSession, async (request, reply) => {
     const principal = requireUser(request);
+    // An API key has no session to extend.
     if (!principal.sessionHash) throw ApiError.forbidden();
     const token = request.cookies[SESSION_COOKIE]!;
     principal.sessionExpiresAt = await ctx.sessions.extend(principal.sessionHash);
     setSessionCookie(reply, token, principal.sessionExpiresAt);
-    return reply.code(204).send();
   });
 
-  app.get('/user/', async (request) => presentUser(ctx, requireUser(request).user));
+  serve(app, accountRoutes.user, async (request) => presentUser(ctx, requireUser(request).user));
 
-  app.post('/user/', async (request) => {
+  // Multipart: the form is read here, as the avatar file travels beside the text fields.
+  serve(app, accountRoutes.updateProfile, async (request) => {
     const { user } = requireUser(request);
     if (!request.isMultipart())
       throw ApiError.fields({ non_field_errors: ['Send the profile as form data.'] });
@@ -80,69 +74,75 @@ export async function accountsRoutes(app: FastifyInstance, opts: { ctx: AppConte
     return presentUser(ctx, await updateProfile(ctx, user, changes, avatar));
   });
 
-  app.get('/user/avatar/:uid/', async (request, reply) => {
-    requireUser(request);
-    const { uid } = request.params as { uid: string };
-    const owner = await findUserByUid(ctx.db, uid);
+  serve(app, accountRoutes.avatar, async (request, reply) => {
+    const owner = await findUserByUid(ctx.db, request.params.uid);
     if (!owner?.avatar) throw ApiError.notFound();
     return reply.type(owner.avatarType ?? 'application/octet-stream').send(owner.avatar);
   });
 
-  app.post('/user/update_settings/', async (request) => {
+  serve(app, accountRoutes.updateSettings, async (request) => {
     const { user } = requireUser(request);
-    const { show_select_storage } = parse(updateSettingsRequest, request.body);
     return presentUser(
       ctx,
-      await updateUser(ctx.db, user.id, { showSelectStorage: show_select_storage }),
+      await updateUser(ctx.db, user.id, { showSelectStorage: request.body.show_select_storage }),
     );
   });
 
-  app.post('/user/update_password/', async (request, reply) => {
+  serve(app, accountRoutes.updatePassword, async (request, reply) => {
     const { user } = requireUser(request);
-    await changePassword(ctx, user, parse(updatePasswordRequest, request.body));
+    await changePassword(ctx, user, request.body);
+    // Every session of the user has ended, this one included.
     request.principal = null;
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return { detail: messages.password.updated };
   });
 
-  app.post('/user/forgot_password/', async (request) => {
-    const { email } = parse(forgotPasswordRequest, request.body);
-    await forgotPassword(ctx, email, request.ip);
+  serve(app, accountRoutes.forgotPassword, async (request) => {
+    await forgotPassword(ctx, request.body.email, request.ip);
     return { detail: messages.forgotPassword.emailSent };
   });
 
-  app.post('/user/reset_password_check/', async (request) => {
-    const body = tokenCheckRequest.safeParse(request.body ?? {});
-    const user = body.success && (await checkToken(ctx, 'reset', body.data.uid, body.data.token));
-    if (!user) throw invalidToken(messages.reset.invalidToken);
+  serve(
+    app,
+    accountRoutes.resetPasswordCheck,
+    async (request) => {
+      const { uid, token } = request.body;
+      if (!(await checkToken(ctx, 'reset', uid, token)))
+        throw invalidToken(messages.reset.invalidToken)();
+      return { success: true };
+    },
+    { invalidBody: invalidToken(messages.reset.invalidToken) },
+  );
+
+  serve(app, accountRoutes.resetPassword, async (request) => {
+    await resetPassword(ctx, request.body);
     return { success: true };
   });
 
-  app.post('/user/reset_password/', async (request) => {
-    await resetPassword(ctx, parse(resetPasswordRequest, request.body));
+  serve(
+    app,
+    accountRoutes.activationTokenCheck,
+    async (request) => {
+      const { uid, token } = request.body;
+      const user = await checkToken(ctx, 'activation', uid, token);
+      if (!user) throw invalidToken(messages.activation.invalidToken)();
+      return {
+        success: true,
+        email: user.email,
+        mobile: user.mobile,
+        first_name: user.firstName,
+        last_name: user.lastName,
+      };
+    },
+    { invalidBody: invalidToken(messages.activation.invalidToken) },
+  );
+
+  serve(app, accountRoutes.activate, async (request) => {
+    await activate(ctx, request.body);
     return { success: true };
   });
 
-  app.post('/user/activation_token_check/', async (request) => {
-    const body = tokenCheckRequest.safeParse(request.body ?? {});
-    const user =
-      body.success && (await checkToken(ctx, 'activation', body.data.uid, body.data.token));
-    if (!user) throw invalidToken(messages.activation.invalidToken);
-    return {
-      success: true,
-      email: user.email,
-      mobile: user.mobile,
-      first_name: user.firstName,
-      last_name: user.lastName,
-    };
-  });
-
-  app.post('/user/activate/', async (request) => {
-    await activate(ctx, parse(activateRequest, request.body));
-    return { success: true };
-  });
-
-  app.get('/user/permissions/', async (request) =>
+  serve(app, accountRoutes.memberships, async (request) =>
     membershipsOfUser(ctx.db, requireUser(request).user.id),
   );
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import { activationMail, passwordChangedMail, resetMail } from '../../notify/account-mails';
-import { membershipsOfUser } from '../contracts/contracts.repository';
+import { membershipsOfUser } from '../memberships/memberships.repository';
 import {
   consumeToken,
   findUserByEmail,

@@ -102,8 +102,10 @@ export async function activityPage(
     );
   }
   const where = and(...conditions)!;
+  // A number whichever driver answers: PostgreSQL counts in bigint, which node-postgres hands
+  // back as text.
   const [count] = await db
-    .select({ n: sql<number>`count(*)::int` })
+    .select({ n: sql`count(*)::int`.mapWith(Number) })
     .from(packages)
     .leftJoin(users, eq(users.id, packages.senderId))
     .where(where);

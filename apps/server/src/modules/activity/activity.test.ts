@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { adminMessages, todayIso } from '@filerunner/protocol';
-import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import type { BuiltApp } from '../../app';
+import { caller, contractFixture, startTestServer, type TestServer } from '../../../test/harness';
 import { packageRecipients, packages } from '../../db/schema';
 
 const received: ParsedMail[] = [];
@@ -20,6 +21,7 @@ const smtp = new SMTPServer({
 });
 
 let server: TestServer;
+let as: ReturnType<typeof caller>;
 let fx: Awaited<ReturnType<typeof contractFixture>>;
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
@@ -29,6 +31,7 @@ beforeAll(async () => {
     smtp.listen(0, '127.0.0.1', () => r((smtp.server.address() as AddressInfo).port)),
   );
   server = await startTestServer({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+  as = caller(server);
   fx = await contractFixture(server);
   const add = async (name: string, sentAt: Date, contractId = fx.contract.id) => {
     const [pkg] = await server.ctx.db
@@ -65,37 +68,31 @@ afterAll(async () => {
 });
 
 async function otherContractId(): Promise<number> {
-  const contracts = (
-    await server.app.inject({ method: 'GET', url: '/api/contracts/', headers: fx.outsider.headers })
-  ).json();
+  const contracts = (await as(fx.outsider).get('/api/contracts/')).json();
   return contracts[0].id;
 }
 
 const requestReport = (payload: object) =>
-  server.app.inject({
-    method: 'POST',
-    url: `/api/contracts/${fx.contract.slug}/activity/csv/`,
-    headers: fx.admin.headers,
-    payload,
-  });
+  as(fx.admin).post(`/api/contracts/${fx.contract.slug}/activity/csv/`, payload);
 
-async function reportMail(): Promise<ParsedMail> {
+/** The next mail the SMTP server receives, running `app`'s jobs and outbox until it arrives. */
+async function reportMail(app: BuiltApp = server): Promise<ParsedMail> {
   const before = received.length;
-  for (let i = 0; i < 100 && received.length === before; i++) {
-    await server.jobs.drain();
-    await server.outbox.drain();
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await vi.waitFor(
+    async () => {
+      await app.jobs.drain();
+      await app.outbox.drain();
+      if (received.length === before) throw new Error('the report mail has not arrived');
+    },
+    { timeout: 10_000, interval: 50 },
+  );
   return received[received.length - 1]!;
 }
 
 describe('activity', () => {
   it('lists the contract’s packages, newest first, 15 a page, with search', async () => {
-    const first = await server.app.inject({
-      method: 'GET',
-      url: `/api/packages/${fx.contract.slug}/activity/`,
-      headers: fx.admin.headers,
-    });
+    const activity = `/api/packages/${fx.contract.slug}/activity/`;
+    const first = await as(fx.admin).get(activity);
     expect(first.json()).toMatchObject({ page: 1, total: 20, has_more: true });
     expect(first.json().packages).toHaveLength(15);
     expect(first.json().packages[0]).toMatchObject({
@@ -103,29 +100,13 @@ describe('activity', () => {
       sender: { email: fx.sender.user.email },
       bytes: 5_000_000_000,
     });
-    const second = await server.app.inject({
-      method: 'GET',
-      url: `/api/packages/${fx.contract.slug}/activity/?page=2`,
-      headers: fx.admin.headers,
-    });
+    const second = await as(fx.admin).get(activity, { page: 2 });
     expect(second.json().packages).toHaveLength(5);
-    const search = await server.app.inject({
-      method: 'GET',
-      url: `/api/packages/${fx.contract.slug}/activity/?text=month`,
-      headers: fx.admin.headers,
-    });
+    const search = await as(fx.admin).get(activity, { text: 'month' });
     expect(search.json().packages.map((p: { name: string }) => p.name)).toEqual(['Month old']);
-    const byRecipient = await server.app.inject({
-      method: 'GET',
-      url: `/api/packages/${fx.contract.slug}/activity/?text=${encodeURIComponent(fx.receiver.user.email)}`,
-      headers: fx.admin.headers,
-    });
+    const byRecipient = await as(fx.admin).get(activity, { text: fx.receiver.user.email });
     expect(byRecipient.json().total).toBe(20);
-    const wildcard = await server.app.inject({
-      method: 'GET',
-      url: `/api/packages/${fx.contract.slug}/activity/?text=%25`,
-      headers: fx.admin.headers,
-    });
+    const wildcard = await as(fx.admin).get(activity, { text: '%' });
     expect(wildcard.json().total).toBe(0);
   });
 });
@@ -184,15 +165,11 @@ describe('the emailed CSV report', () => {
     const { buildApp } = await import('../../app');
     const restarted = await buildApp(server.ctx.config);
     try {
-      const before = received.length;
-      for (let i = 0; i < 100 && received.length === before; i++) {
-        await restarted.jobs.drain();
-        await restarted.outbox.drain();
-        await new Promise((r) => setTimeout(r, 50));
-      }
       const rows = parseCsv(
-        received[received.length - 1]!.attachments[0]!.content.toString('utf8'),
-        { columns: true },
+        (await reportMail(restarted)).attachments[0]!.content.toString('utf8'),
+        {
+          columns: true,
+        },
       ) as Record<string, string>[];
       expect(rows.map((r) => r.Package)).toEqual(["'=Formula trick", 'Week old', 'Month old']);
     } finally {

@@ -1,15 +1,33 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { contracts, memberships } from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
+import {
+  membershipBySlug,
+  type ContractMembership,
+  type ContractRow,
+  type MembershipRow,
+} from '../memberships/memberships.repository';
 
-export type ContractRow = typeof contracts.$inferSelect;
-export type MembershipRow = typeof memberships.$inferSelect;
+export type { ContractRow, MembershipRow };
 
-export interface ContractAccess {
-  contract: ContractRow;
-  membership: MembershipRow;
+/** The caller's membership of a contract they may use, with the contract. */
+export type ContractAccess = ContractMembership;
+
+// The decisions are plain predicates over rows already loaded, so they can be tested without a
+// database; `memberOf` and `adminOf` load the rows and turn a refusal into the answer the client
+// gets.
+
+/** A member may use a contract while both the contract and their membership are enabled. */
+export function isActiveMember(
+  membership: Pick<MembershipRow, 'enabled'>,
+  contract: Pick<ContractRow, 'enabled'>,
+): boolean {
+  return contract.enabled && membership.enabled;
+}
+
+/** A project admin administers the contract (users, groups, settings, activity). */
+export function canAdminister(membership: Pick<MembershipRow, 'admin'>): boolean {
+  return membership.admin;
 }
 
 /**
@@ -21,13 +39,9 @@ export async function memberOf(
   principal: Principal,
   slug: string,
 ): Promise<ContractAccess> {
-  const [row] = await db
-    .select({ contract: contracts, membership: memberships })
-    .from(contracts)
-    .innerJoin(memberships, eq(memberships.contractId, contracts.id))
-    .where(and(eq(contracts.slug, slug), eq(memberships.userId, principal.user.id)));
-  if (!row || !row.contract.enabled || !row.membership.enabled) throw ApiError.notFound();
-  return row;
+  const access = await membershipBySlug(db, principal.user.id, slug);
+  if (!access || !isActiveMember(access.membership, access.contract)) throw ApiError.notFound();
+  return access;
 }
 
 /** As `memberOf`, and the caller must be a project admin of the contract (403 otherwise). */
@@ -37,6 +51,6 @@ export async function adminOf(
   slug: string,
 ): Promise<ContractAccess> {
   const access = await memberOf(db, principal, slug);
-  if (!access.membership.admin) throw ApiError.forbidden();
+  if (!canAdminister(access.membership)) throw ApiError.forbidden();
   return access;
 }

@@ -1,24 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from './contracts.service';
 import {
-  BASE_HEADERS,
+  caller,
   contractFixture,
   createUser,
   startTestServer,
+  type Method,
   type TestServer,
+  type Who,
 } from '../../../test/harness';
 
 let server: TestServer;
+let as: ReturnType<typeof caller>;
 let fx: Awaited<ReturnType<typeof contractFixture>>;
 beforeAll(async () => {
   server = await startTestServer();
+  as = caller(server);
   fx = await contractFixture(server);
 });
 afterAll(() => server.close());
 
 type Ids = { user: number; group: number };
 type Call = {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: Method;
   url: (slug: string, ids: Ids) => string;
   body?: unknown;
 };
@@ -81,30 +85,17 @@ const ADMIN_CALLS: Call[] = [
   { method: 'POST', url: (s, i) => `/api/contracts/${s}/removeuser/${i.user}/` },
 ];
 
-async function call(
-  c: Call,
-  headers: Record<string, string>,
-  ids: { user: number; group: number },
-) {
-  return server.app.inject({
-    method: c.method,
-    url: c.url(fx.contract.slug, ids),
-    headers,
-    ...(c.body === undefined
-      ? {}
-      : { payload: (typeof c.body === 'function' ? c.body(ids) : c.body) as object }),
-  });
-}
+const call = (c: Call, who: Who, ids: Ids) =>
+  as(who).request(
+    c.method,
+    c.url(fx.contract.slug, ids),
+    typeof c.body === 'function' ? c.body(ids) : c.body,
+  );
 
 describe('permission matrix', () => {
   it('refuses anonymous callers (401), outsiders (404), receive-only users and senders (403), and lets the admin through', async () => {
     const group = (
-      await server.app.inject({
-        method: 'POST',
-        url: `/api/contracts/${fx.contract.slug}/addgroup/`,
-        headers: fx.admin.headers,
-        payload: { name: 'G' },
-      })
+      await as(fx.admin).post(`/api/contracts/${fx.contract.slug}/addgroup/`, { name: 'G' })
     ).json();
     // A member of its own, so that removing them leaves the fixture's callers in place.
     const subject = await createUser(server);
@@ -112,73 +103,26 @@ describe('permission matrix', () => {
     const ids = { user: subject.id, group: group.id };
     for (const c of ADMIN_CALLS) {
       const label = `${c.method} ${c.url('{slug}', ids)}`;
-      expect((await call(c, BASE_HEADERS, ids)).statusCode, `anonymous ${label}`).toBe(401);
-      expect((await call(c, fx.outsider.headers, ids)).statusCode, `outsider ${label}`).toBe(404);
-      expect((await call(c, fx.receiver.headers, ids)).statusCode, `receive-only ${label}`).toBe(
-        403,
-      );
-      expect((await call(c, fx.sender.headers, ids)).statusCode, `sender ${label}`).toBe(403);
-      const ok = await call(c, fx.admin.headers, ids);
+      expect((await call(c, null, ids)).statusCode, `anonymous ${label}`).toBe(401);
+      expect((await call(c, fx.outsider, ids)).statusCode, `outsider ${label}`).toBe(404);
+      expect((await call(c, fx.receiver, ids)).statusCode, `receive-only ${label}`).toBe(403);
+      expect((await call(c, fx.sender, ids)).statusCode, `sender ${label}`).toBe(403);
+      const ok = await call(c, fx.admin, ids);
       expect(ok.statusCode, `admin ${label}: ${ok.body}`).toBeLessThan(300);
     }
   });
 
   it('lets every member read recipients and brandings, but not outsiders or anonymous callers', async () => {
-    const url = `/api/projects/${fx.contract.slug}/`;
-    await server.app.inject({
-      method: 'PATCH',
-      url,
-      headers: fx.admin.headers,
-      payload: { name: 'Brand' },
-    });
+    const recipients = `/api/contracts/${fx.contract.slug}/recipients/`;
+    const branding = `/api/projects/${fx.contract.slug}/`;
+    await as(fx.admin).patch(branding, { name: 'Brand' });
     for (const who of [fx.admin, fx.sender, fx.receiver]) {
-      expect(
-        (
-          await server.app.inject({
-            method: 'GET',
-            url: `/api/contracts/${fx.contract.slug}/recipients/`,
-            headers: who.headers,
-          })
-        ).statusCode,
-      ).toBe(200);
-      expect(
-        (
-          await server.app.inject({
-            method: 'GET',
-            url: `/api/projects/${fx.contract.slug}/`,
-            headers: who.headers,
-          })
-        ).statusCode,
-      ).toBe(200);
+      expect((await as(who).get(recipients)).statusCode).toBe(200);
+      expect((await as(who).get(branding)).statusCode).toBe(200);
     }
-    expect(
-      (
-        await server.app.inject({
-          method: 'GET',
-          url: `/api/contracts/${fx.contract.slug}/recipients/`,
-          headers: fx.outsider.headers,
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (
-        await server.app.inject({
-          method: 'GET',
-          url: `/api/projects/${fx.contract.slug}/`,
-          headers: fx.outsider.headers,
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (
-        await server.app.inject({
-          method: 'GET',
-          url: `/api/contracts/${fx.contract.slug}/recipients/`,
-        })
-      ).statusCode,
-    ).toBe(401);
-    expect((await server.app.inject({ method: 'GET', url: '/api/projects/' })).statusCode).toBe(
-      401,
-    );
+    expect((await as(fx.outsider).get(recipients)).statusCode).toBe(404);
+    expect((await as(fx.outsider).get(branding)).statusCode).toBe(404);
+    expect((await as(null).get(recipients)).statusCode).toBe(401);
+    expect((await as(null).get('/api/projects/')).statusCode).toBe(401);
   });
 });

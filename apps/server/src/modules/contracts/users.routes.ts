@@ -1,15 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  externalUsersRequest,
-  newContractUserRequest,
-  permissionUpdateRequest,
-  userDetailsRequest,
-} from '@filerunner/protocol';
+import { userRoutes } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
-import { parse } from '../../http/errors';
+import { ApiError } from '../../http/errors';
+import { serve } from '../../http/routes';
 import { adminOf } from './contracts.policy';
-import { idParam, slugParam } from './route-params';
+import type { ContractRequest } from './route-params';
 import {
   addContractUser,
   addExternalUsers,
@@ -22,50 +18,50 @@ import {
 /** The Users screen's calls; every one needs a project admin of the contract. */
 export async function contractUsersRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
-  const admin = (request: Parameters<typeof requireUser>[0]) =>
-    adminOf(ctx.db, requireUser(request), slugParam(request));
+  const admin = async (request: ContractRequest) =>
+    (await adminOf(ctx.db, requireUser(request), request.params.slug)).contract;
+  const actingUserId = (request: ContractRequest) => requireUser(request).user.id;
 
-  app.get('/contracts/:slug/permissions/', async (request) => {
-    const { contract } = await admin(request);
-    return listContractUsers(ctx.db, contract.id);
-  });
+  serve(app, userRoutes.list, async (request) =>
+    listContractUsers(ctx.db, (await admin(request)).id),
+  );
 
-  app.post('/contracts/:slug/users/', async (request, reply) => {
-    const { contract } = await admin(request);
-    const user = await addContractUser(ctx, contract, parse(newContractUserRequest, request.body));
-    return reply.code(201).send(user);
-  });
+  serve(app, userRoutes.add, async (request) =>
+    addContractUser(ctx, await admin(request), request.body),
+  );
 
-  app.post('/contracts/:slug/users/external/', async (request, reply) => {
-    const { contract } = await admin(request);
-    const result = externalUsersRequest.safeParse(request.body);
-    if (!result.success) {
-      return reply.code(400).send({ detail: result.error.issues.map((i) => i.message) });
-    }
-    return reply.code(201).send(await addExternalUsers(ctx, contract, result.data));
-  });
+  // The dialog shows the problems of its rows as one list, so a refused body answers with the
+  // messages under `detail` as the service's own refusals do, not by field.
+  serve(
+    app,
+    userRoutes.addExternal,
+    async (request) => addExternalUsers(ctx, await admin(request), request.body),
+    {
+      invalidBody: (error) =>
+        new ApiError(400, 'validation', { detail: error.issues.map((i) => i.message) }),
+    },
+  );
 
-  app.post('/contracts/:slug/permissions/:userId/', async (request) => {
-    const { contract } = await admin(request);
-    const userId = idParam(request, 'userId');
-    const input = parse(permissionUpdateRequest, request.body);
-    return updatePermissions(ctx, contract, requireUser(request).user.id, userId, input);
-  });
+  serve(app, userRoutes.updatePermissions, async (request) =>
+    updatePermissions(
+      ctx,
+      await admin(request),
+      actingUserId(request),
+      request.params.userId,
+      request.body,
+    ),
+  );
 
-  app.post('/contracts/:slug/userdetails/:userId/', async (request) => {
-    const { contract } = await admin(request);
-    const userId = idParam(request, 'userId');
-    return updateUserName(ctx, contract, userId, parse(userDetailsRequest, request.body).name);
-  });
+  serve(app, userRoutes.updateName, async (request) =>
+    updateUserName(ctx, await admin(request), request.params.userId, request.body.name),
+  );
 
-  app.post('/contracts/:slug/removeuser/:userId/', async (request, reply) => {
-    const { contract } = await admin(request);
+  serve(app, userRoutes.remove, async (request) => {
     await removeContractUser(
       ctx,
-      contract,
-      requireUser(request).user.id,
-      idParam(request, 'userId'),
+      await admin(request),
+      actingUserId(request),
+      request.params.userId,
     );
-    return reply.code(204).send();
   });
 }

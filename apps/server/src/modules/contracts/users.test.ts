@@ -122,6 +122,10 @@ describe('adding users', () => {
     const bad = await api('POST', 'users/external/', [{ email: uniqueEmail(), mobile: '12' }]);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().detail[0]).toContain(messages.profile.invalidMobile);
+    // A body the schema refuses answers in the same shape: the dialog reads `detail`.
+    const refused = await api('POST', 'users/external/', [{ email: 'not an address' }]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ detail: [adminMessages.invalidEmail] });
     await server.outbox.drain();
     expect(JSON.stringify((await server.mails()).map((m) => m.to))).not.toContain(a);
   });

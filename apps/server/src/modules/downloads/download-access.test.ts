@@ -191,7 +191,8 @@ describe('when storage fails', () => {
     return { recipient, url: origin + new URL(response.json().download_url as string).pathname };
   }
   const recorded = async (recipientId: number) => {
-    await new Promise((r) => setTimeout(r, 200));
+    // A download is recorded when its connection closes, after the response: wait for that work.
+    await server.ctx.pendingWork.settled();
     const [row] = await server.ctx.db
       .select()
       .from(downloads)

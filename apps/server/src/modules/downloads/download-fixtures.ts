@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import { vi } from 'vitest';
 import type { TestServer } from '../../../test/harness';
 import {
   contracts,
@@ -183,18 +184,28 @@ export async function addRecipient(
   return recipient!;
 }
 
-/** Waits until `probe` answers something `done` accepts (records are written after responses). */
+/**
+ * Waits until `probe` answers something `done` accepts (records are written after responses).
+ * On timeout it answers the last value, so the caller's assertion shows what was there.
+ */
 export async function eventually<T>(
   probe: () => Promise<T>,
   done: (value: T) => boolean,
   timeoutMs = 5000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  let last: { value: T } | undefined;
+  await vi
+    .waitFor(
+      async () => {
+        last = { value: await probe() };
+        if (!done(last.value)) throw new Error('not yet');
+      },
+      { timeout: timeoutMs, interval: 25 },
+    )
+    .catch((error: unknown) => {
+      if (!last) throw error;
+    });
+  return last!.value;
 }
 
 /** Unpacks tar bytes with the system's tar and returns every regular file by path. */

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { isPackagePath } from '@filerunner/protocol';
+import { downloadRoutes, isPackagePath } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
-import { parse } from '../../http/errors';
+import { serve } from '../../http/routes';
 import { contentRange, decideRange, type RangeDecision } from '../../storage/byte-range';
 import { packageNotFound } from './downloads.policy';
 import {
@@ -14,10 +13,6 @@ import {
   type OpenDownload,
 } from './downloads.service';
 
-const slugParams = z.object({ slug: z.string().min(1).max(200) });
-const fileParams = slugParams.extend({ '*': z.string() });
-const tokenParams = z.object({ token: z.string().min(1).max(200), filename: z.string() });
-
 /**
  * Downloads: a logged-in recipient asks for a grant (the whole package as a tar, or one file),
  * then fetches its URL with any downloader, whole or in ranged chunks, without a session.
@@ -25,31 +20,24 @@ const tokenParams = z.object({ token: z.string().min(1).max(200), filename: z.st
 export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
 
-  app.get('/packages/:slug/download/', async (request) => {
-    const principal = requireUser(request);
-    const { slug } = parse(slugParams, request.params);
-    return grantPackageDownload(ctx, principal, slug, request.ip);
-  });
+  serve(app, downloadRoutes.packageGrant, async (request) =>
+    grantPackageDownload(ctx, requireUser(request), request.params.slug, request.ip),
+  );
 
-  app.get('/packages/:slug/download/*', async (request) => {
+  serve(app, downloadRoutes.fileGrant, async (request) => {
     const principal = requireUser(request);
-    const { slug, '*': rest } = parse(fileParams, request.params);
+    const rest = request.params['*'];
     // The external page's form of the call ends in '/'; a user path never does.
     const userPath = rest.endsWith('/') ? rest.slice(0, -1) : rest;
     if (!isPackagePath(userPath)) throw packageNotFound();
-    return grantFileDownload(ctx, principal, slug, userPath, request.ip);
+    return grantFileDownload(ctx, principal, request.params.slug, userPath, request.ip);
   });
 
-  app.route({
-    method: ['GET', 'HEAD'],
-    url: '/downloads/:token/:filename',
-    // Runs after the API scope's hook, which would otherwise leave a bare `no-store`.
-    onSend: async (_request, reply) => {
-      reply.header('cache-control', 'private, no-store');
-    },
-    handler: async (request, reply) => {
-      const { token } = parse(tokenParams, request.params);
-      const download = await openDownload(ctx, token);
+  serve(
+    app,
+    downloadRoutes.download,
+    async (request, reply) => {
+      const download = await openDownload(ctx, request.params.token);
       const decision = rangeOf(request, download);
       if (decision.kind === 'unsatisfiable') {
         return reply.code(416).header('content-range', `bytes */${download.size}`).send();
@@ -88,7 +76,15 @@ export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppCont
       );
       return reply.send(body.stream);
     },
-  });
+    {
+      fastify: {
+        // Runs after the API scope's hook, which would otherwise leave a bare `no-store`.
+        onSend: async (_request, reply) => {
+          reply.header('cache-control', 'private, no-store');
+        },
+      },
+    },
+  );
 }
 
 /** The Range to serve; an If-Range naming other bytes than ours asks for the whole body. */

@@ -1,3 +1,4 @@
+import type { FileDownloadGrant, PackageDownloadGrant } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { newToken, tokenHash } from '../../http/secrets';
@@ -32,21 +33,6 @@ import { displayName, senderName } from '../accounts/display-name';
 
 /** How long a download URL works; long enough for a slow, resumed, multi-gigabyte download. */
 const GRANT_TTL_MS = 24 * 3600 * 1000;
-
-/** Answer of `GET /packages/{slug}/download/`: the whole package as one tar. */
-export interface PackageDownloadGrant {
-  filename: string;
-  download_url: string;
-  size: number;
-  num_files: number;
-}
-
-/** Answer of `GET /packages/{slug}/download/{filePath}`: one file. */
-export interface FileDownloadGrant {
-  filename: string;
-  download_url: string;
-  size: number;
-}
 
 /**
  * Issues a URL for the package's tar to a logged-in recipient who may download it now (see

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { defaultFilesystemConstraints } from '@filerunner/protocol';
+import { defaultFilesystemConstraints, filesystemRoutes as routes } from '@filerunner/protocol';
+import { serve } from '../../http/routes';
 
 /** Public: the external package page checks names before any login. */
 export async function filesystemRoutes(app: FastifyInstance) {
-  app.get('/filesystem/constraints/', async () => defaultFilesystemConstraints);
+  serve(app, routes.constraints, async () => defaultFilesystemConstraints);
 }

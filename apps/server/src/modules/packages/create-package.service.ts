@@ -10,6 +10,7 @@ import {
 } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
+import { isUniqueViolation } from '../../db/unique-violation';
 import {
   contracts,
   groupMembers,
@@ -113,15 +114,50 @@ async function storageFor(
 
 const FILE_INSERT_CHUNK = 2000;
 
+/** The package this sender created with this idempotency key, if any. */
+async function packageOfKey(db: Database, senderId: number, key: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: packages.id })
+    .from(packages)
+    .where(and(eq(packages.senderId, senderId), eq(packages.idempotencyKey, key)));
+  return row?.id ?? null;
+}
+
 /**
  * Creates a package in state 'uploading': checks the sender, recipients (group rules, ad-hoc
  * policy, PIN mobiles), access period and files, then records the intended files. Nobody is told
  * anything until the upload is finalised. Returns the new package's id.
+ *
+ * With an idempotency key, a create this sender already made with that key answers that package
+ * instead: clients retry a create whose answer they never saw. Two concurrent repeats both get
+ * past the first look; the unique index lets one insert and fails the other, which then finds
+ * the winner's package.
  */
 export async function createPackage(
   ctx: AppContext,
   principal: Principal,
   input: CreatePackageRequest,
+  idempotencyKey: string | null = null,
+): Promise<number> {
+  if (idempotencyKey === null) return insertPackage(ctx, principal, input, null);
+  const earlier = await packageOfKey(ctx.db, principal.user.id, idempotencyKey);
+  if (earlier !== null) return earlier;
+  try {
+    return await insertPackage(ctx, principal, input, idempotencyKey);
+  } catch (error) {
+    // The loser of a race may also trip over the winner's ad-hoc user, so any unique index counts.
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await packageOfKey(ctx.db, principal.user.id, idempotencyKey);
+    if (winner === null) throw error;
+    return winner;
+  }
+}
+
+async function insertPackage(
+  ctx: AppContext,
+  principal: Principal,
+  input: CreatePackageRequest,
+  idempotencyKey: string | null,
 ): Promise<number> {
   const access = await contractOfCaller(ctx, principal, input.contract);
   assertMaySend(access);
@@ -196,8 +232,10 @@ export async function createPackage(
           expectedFiles: input.expected_files,
           expectedSize: input.expected_size,
           invalidFilenames,
+          idempotencyKey,
         })
-        .onConflictDoNothing()
+        // Only a slug taken by chance is tried again; a repeated idempotency key must fail.
+        .onConflictDoNothing({ target: packages.slug })
         .returning();
       if (attempt > 5) throw new Error('could not find a free package slug');
     }

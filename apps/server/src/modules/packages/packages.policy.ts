@@ -1,15 +1,40 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { contracts, memberships, packages } from '../../db/schema';
+import { packages } from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
-import type { ContractAccess, ContractRow } from '../contracts/contracts.policy';
+import {
+  isActiveMember,
+  type ContractAccess,
+  type ContractRow,
+  type MembershipRow,
+} from '../contracts/contracts.policy';
+import { sentPackageWithMembership } from './packages.repository';
 
 export type PackageRow = typeof packages.$inferSelect;
 
+/** A member with the send permission may send in the contract. */
+export function maySend(membership: Pick<MembershipRow, 'send'>): boolean {
+  return membership.send;
+}
+
 /** A caller who may send in the contract: an enabled member with send permission (403 without). */
 export function assertMaySend(access: ContractAccess): void {
-  if (!access.membership.send) throw ApiError.forbidden();
+  if (!maySend(access.membership)) throw ApiError.forbidden();
+}
+
+/**
+ * Whether the upload calls may see the caller's own package: it is in the contract they named
+ * (when they named one), and they are still an enabled member of that enabled contract.
+ */
+export function seesOwnPackage(
+  row: {
+    contract: Pick<ContractRow, 'slug' | 'enabled'>;
+    membership: Pick<MembershipRow, 'enabled'>;
+  },
+  contractSlug?: string,
+): boolean {
+  if (contractSlug !== undefined && row.contract.slug !== contractSlug) return false;
+  return isActiveMember(row.membership, row.contract);
 }
 
 /**
@@ -23,19 +48,8 @@ export async function ownPackage(
   slug: string,
   contractSlug?: string,
 ): Promise<{ pkg: PackageRow; contract: ContractRow }> {
-  const [row] = await db
-    .select({ pkg: packages, contract: contracts, membership: memberships })
-    .from(packages)
-    .innerJoin(contracts, eq(contracts.id, packages.contractId))
-    .innerJoin(
-      memberships,
-      and(eq(memberships.contractId, contracts.id), eq(memberships.userId, principal.user.id)),
-    )
-    .where(and(eq(packages.slug, slug), eq(packages.senderId, principal.user.id)));
-  if (!row || (contractSlug !== undefined && row.contract.slug !== contractSlug)) {
-    throw ApiError.notFound();
-  }
-  if (!row.contract.enabled || !row.membership.enabled) throw ApiError.notFound();
-  if (!row.membership.send) throw ApiError.forbidden();
+  const row = await sentPackageWithMembership(db, principal.user.id, slug);
+  if (!row || !seesOwnPackage(row, contractSlug)) throw ApiError.notFound();
+  if (!maySend(row.membership)) throw ApiError.forbidden();
   return { pkg: row.pkg, contract: row.contract };
 }

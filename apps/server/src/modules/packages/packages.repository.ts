@@ -1,7 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { mobileHint, type SenderPackage } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
-import { contracts, packageRecipients, packages, users } from '../../db/schema';
+import { contracts, memberships, packageRecipients, packages, users } from '../../db/schema';
 import type { StorageDriver } from '../../storage';
 import { displayName } from '../accounts/display-name';
 
@@ -14,6 +14,23 @@ export async function packageWithContract(db: Database, packageId: number) {
     .leftJoin(users, eq(users.id, packages.senderId))
     .where(eq(packages.id, packageId));
   return row ?? null;
+}
+
+/**
+ * A package the user sent, with its contract and the user's membership of that contract (the
+ * row is missing when they are no longer in it); undefined when they sent no such package.
+ */
+export async function sentPackageWithMembership(db: Database, senderId: number, slug: string) {
+  const [row] = await db
+    .select({ pkg: packages, contract: contracts, membership: memberships })
+    .from(packages)
+    .innerJoin(contracts, eq(contracts.id, packages.contractId))
+    .innerJoin(
+      memberships,
+      and(eq(memberships.contractId, contracts.id), eq(memberships.userId, senderId)),
+    )
+    .where(and(eq(packages.slug, slug), eq(packages.senderId, senderId)));
+  return row;
 }
 
 /** A package as its sender sees it (the create and finalise answers). */

@@ -1,15 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  bulkRequest,
-  createPackageRequest,
-  finaliseRequest,
-  sloRequest,
-  updateFilesRequest,
-  updateSlabFileRequest,
+  IDEMPOTENCY_KEY_HEADER,
+  idempotencyKey,
+  packageRoutes,
+  sendMessages,
 } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
-import { parse } from '../../http/errors';
+import { ApiError } from '../../http/errors';
+import { serve } from '../../http/routes';
 import { createPackage } from './create-package.service';
 import { finalisePackage } from './finalise.service';
 import { ownPackage } from './packages.policy';
@@ -21,53 +20,57 @@ import {
   signUploadGrants,
 } from './upload.service';
 
-type UploadParams = { contract: string; package: string };
+/** An upload call, its contract and package slugs already validated by the route table. */
+type UploadRequest = FastifyRequest & { params: { contract: string; package: string } };
+
+/** The create's `Idempotency-Key`, or null without one; a malformed key is a 400. */
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+  if (header === undefined) return null;
+  const parsed = idempotencyKey.safeParse(header);
+  if (!parsed.success) {
+    throw ApiError.fields({ [IDEMPOTENCY_KEY_HEADER]: [sendMessages.badIdempotencyKey] });
+  }
+  return parsed.data;
+}
 
 /** The sender's calls: create a package, get upload grants, report what landed, finalise. */
 export async function packagesRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
 
-  app.post('/packages/create/', async (request, reply) => {
+  serve(app, packageRoutes.create, async (request) => {
     const principal = requireUser(request);
-    const input = parse(createPackageRequest, request.body);
-    const id = await createPackage(ctx, principal, input);
-    return reply.code(201).send(await senderPackageView(ctx.db, ctx.storage, id));
+    const id = await createPackage(ctx, principal, request.body, idempotencyKeyOf(request));
+    return senderPackageView(ctx.db, ctx.storage, id);
   });
 
-  app.post('/packages/:slug/bulk/', async (request) => {
-    const { pkg } = await ownPackage(
-      ctx.db,
-      requireUser(request),
-      (request.params as { slug: string }).slug,
-    );
-    return signUploadGrants(ctx, pkg, parse(bulkRequest, request.body));
+  serve(app, packageRoutes.bulk, async (request) => {
+    const { pkg } = await ownPackage(ctx.db, requireUser(request), request.params.slug);
+    return signUploadGrants(ctx, pkg, request.body);
   });
 
   // The upload calls name the contract and the package; both must be the caller's.
-  const upload = (request: FastifyRequest) => {
-    const params = request.params as UploadParams;
-    return ownPackage(ctx.db, requireUser(request), params.package, params.contract);
-  };
+  const upload = (request: UploadRequest) =>
+    ownPackage(ctx.db, requireUser(request), request.params.package, request.params.contract);
 
-  app.post('/packages/:contract/:package/updatefiles/', async (request) => {
+  serve(app, packageRoutes.updateFiles, async (request) => {
     const { pkg } = await upload(request);
-    return recordUploadedFiles(ctx, pkg, parse(updateFilesRequest, request.body));
+    return recordUploadedFiles(ctx, pkg, request.body);
   });
 
-  app.post('/packages/:contract/:package/updateslabfile/', async (request) => {
+  serve(app, packageRoutes.updateSlabFile, async (request) => {
     const { pkg } = await upload(request);
-    return recordSlab(ctx, pkg, parse(updateSlabFileRequest, request.body));
+    return recordSlab(ctx, pkg, request.body);
   });
 
-  app.post('/packages/:contract/:package/slo/', async (request) => {
+  serve(app, packageRoutes.slo, async (request) => {
     const { pkg } = await upload(request);
-    return recordLargeFile(ctx, pkg, parse(sloRequest, request.body));
+    return recordLargeFile(ctx, pkg, request.body);
   });
 
-  app.post('/packages/:contract/:package/update/', async (request) => {
+  serve(app, packageRoutes.finalise, async (request) => {
     const { pkg, contract } = await upload(request);
-    const { force } = parse(finaliseRequest, request.body);
-    const result = await finalisePackage(ctx, pkg, contract, force);
+    const result = await finalisePackage(ctx, pkg, contract, request.body.force);
     return {
       ...(await senderPackageView(ctx.db, ctx.storage, pkg.id)),
       failed_files: result.failedFiles,

@@ -59,23 +59,23 @@ async function setUpContract(server: TestServer) {
 }
 
 const swift = swiftEnvironment();
-if (swift) {
-  describe('sending a package to OpenStack Swift', () => {
-    let swiftServer: TestServer;
-    afterAll(() => swiftServer?.close());
-    it('stores every kind of file on Swift and sends the package', async () => {
-      swiftServer = await startTestServer({
-        STORAGE_DRIVER: 'swift',
-        SWIFT_AUTH_URL: swift.authUrl,
-        SWIFT_USER: swift.user,
-        SWIFT_KEY: swift.key,
-        SWIFT_TEMPURL_KEY: swift.tempUrlKey,
-      });
-      const setUp = await setUpContract(swiftServer);
-      await sendsEveryKindOfFile(swiftServer, setUp.fx, setUp.sender);
+// Reported as skipped, not left out, when SWIFT_AUTH_URL names no Swift.
+describe.runIf(swift !== null)('sending a package to OpenStack Swift (SWIFT_AUTH_URL)', () => {
+  let swiftServer: TestServer;
+  afterAll(() => swiftServer?.close());
+  it('stores every kind of file on Swift and sends the package', async () => {
+    const env = swift!;
+    swiftServer = await startTestServer({
+      STORAGE_DRIVER: 'swift',
+      SWIFT_AUTH_URL: env.authUrl,
+      SWIFT_USER: env.user,
+      SWIFT_KEY: env.key,
+      SWIFT_TEMPURL_KEY: env.tempUrlKey,
     });
+    const setUp = await setUpContract(swiftServer);
+    await sendsEveryKindOfFile(swiftServer, setUp.fx, setUp.sender);
   });
-}
+});
 
 describe('sending a package', () => {
   it('uploads small files, a slab and a large file, then tells recipients and the watch list', () =>
@@ -157,6 +157,9 @@ describe('sending a package', () => {
       404,
     );
     expect((await sender.upload(pkg, 'updatefiles', { files: [reported] })).status).toBe(200);
+    // The engine repeats a report whose answer it missed; recording it again changes nothing.
+    const repeated = await sender.upload(pkg, 'updatefiles', { files: [reported] });
+    expect(repeated).toEqual({ status: 200, body: { updated: 1 } });
   });
 });
 

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EmbeddedDriver } from './embedded-driver';
 import { embeddedStorePlugin } from './embedded-store-plugin';
 
@@ -133,9 +133,14 @@ describe('embeddedStorePlugin', () => {
       headers: { 'x-delete-after': '1' },
     });
     expect(put.status).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect((await fetch(url('GET', 'ephemeral'))).status).toBe(404);
-    expect(await driver.head({ container: 'c', key: 'ephemeral' })).toBeNull();
+    // The store and this test share the clock: move it past the delete time instead of waiting.
+    vi.setSystemTime(Date.now() + 1100);
+    try {
+      expect((await fetch(url('GET', 'ephemeral'))).status).toBe(404);
+      expect(await driver.head({ container: 'c', key: 'ephemeral' })).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('allows the store-wide origin as well as the container metadata', async () => {

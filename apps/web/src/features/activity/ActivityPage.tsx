@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,30 +10,29 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import FileDownload from '@mui/icons-material/FileDownload';
 import Search from '@mui/icons-material/Search';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { selectSelectedContract } from '../projects/projects-slice';
+import { useAppSelector } from '../../app/hooks';
+import { selectSelectedContract } from '../projects/projects-api';
 import { ExportCsvDialog } from './ExportCsvDialog';
 import { PackageCard } from './PackageCard';
-import { loadActivity } from './activity-slice';
+import { activityList, useActivityInfiniteQuery } from './activity-api';
 import { useDebouncedValue } from './use-debounced-value';
 
 const SEARCH_DELAY_MS = 400;
 
 /** /activity — every package of the project, searchable, and the CSV report (admins). */
 export function ActivityPage() {
-  const dispatch = useAppDispatch();
   const slug = useAppSelector(selectSelectedContract)?.slug;
-  const { packages, status, hasMore, page, total, search } = useAppSelector((s) => s.activity);
   const [query, setQuery] = useState('');
   const [exporting, setExporting] = useState(false);
-  const text = useDebouncedValue(query.trim(), SEARCH_DELAY_MS);
-
-  useEffect(() => {
-    if (slug) void dispatch(loadActivity({ slug, search: text, page: 1 }));
-  }, [dispatch, slug, text]);
+  const search = useDebouncedValue(query.trim(), SEARCH_DELAY_MS);
+  // Each visit reads the activity afresh; `currentData` is only ever this search's answer.
+  const { currentData, isFetching, isError, fetchNextPage } = useActivityInfiniteQuery(
+    slug ? { slug, text: search } : skipToken,
+    { refetchOnMountOrArgChange: true },
+  );
+  const { packages, total, hasMore } = activityList(currentData);
 
   if (!slug) return null;
-  const loading = status === 'pending';
 
   return (
     <Box sx={{ p: { xs: 2, md: 4 }, maxWidth: 1100 }}>
@@ -66,13 +66,13 @@ export function ActivityPage() {
           Export to CSV
         </Button>
       </Stack>
-      {status === 'rejected' && (
+      {isError && (
         <Alert severity="error" sx={{ mb: 2 }}>
           Sorry, we couldn't load the activity of this project. Please try again later.
         </Alert>
       )}
-      {loading && packages.length === 0 && <CircularProgress aria-label="Loading activity" />}
-      {status === 'fulfilled' && packages.length === 0 && (
+      {isFetching && !currentData && <CircularProgress aria-label="Loading activity" />}
+      {currentData && packages.length === 0 && (
         <Typography color="text.secondary" data-testid="activity-empty">
           {search
             ? `No packages match "${search}".`
@@ -93,11 +93,7 @@ export function ActivityPage() {
       )}
       {hasMore && (
         <Box sx={{ display: 'flex', justifyContent: 'center', mt: 2 }}>
-          <Button
-            variant="outlined"
-            disabled={loading}
-            onClick={() => void dispatch(loadActivity({ slug, search, page: page + 1 }))}
-          >
+          <Button variant="outlined" disabled={isFetching} onClick={() => void fetchNextPage()}>
             Load more
           </Button>
         </Box>

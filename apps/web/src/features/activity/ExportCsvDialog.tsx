@@ -13,8 +13,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { adminMessages, reportPeriods, todayIso } from '@filerunner/protocol';
 import { firstErrorMessage } from '../../app/api-client';
-import { useApi } from '../../app/hooks';
-import { activityApi } from './activity-api';
+import { useExportActivityCsvMutation } from './activity-api';
 import {
   exportBody,
   exportProblem,
@@ -29,10 +28,9 @@ const exportFailed = "Sorry, we couldn't request that report. Please try again."
 
 /** 'Export to CSV': picks a period and asks the server to mail the report. */
 export function ExportCsvDialog(props: { open: boolean; slug: string; onClose: () => void }) {
-  const api = useApi();
   const [form, setForm] = useState<ExportForm>(initialForm);
   const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const [exportCsv, { isLoading: sending }] = useExportActivityCsvMutation();
   const [queued, setQueued] = useState<{ from: string; to: string } | null>(null);
   // The server's reports run on UTC days, so "today" is the UTC date.
   const today = todayIso();
@@ -50,14 +48,14 @@ export function ExportCsvDialog(props: { open: boolean; slug: string; onClose: (
     const problem = exportProblem(form, today);
     setError(problem);
     if (problem) return;
-    setSending(true);
     try {
-      const answer = await activityApi.exportCsv(api, props.slug, exportBody(form));
+      const answer = await exportCsv({
+        params: { slug: props.slug },
+        body: exportBody(form),
+      }).unwrap();
       setQueued({ from: answer.date_from, to: answer.date_to });
     } catch (failure) {
       setError(firstErrorMessage(failure, exportFailed));
-    } finally {
-      setSending(false);
     }
   };
 

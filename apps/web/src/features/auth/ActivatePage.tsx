@@ -4,29 +4,22 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
-import { messages, type ActivationTokenCheck } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import { useApi } from '../../app/hooks';
+import { messages, withLeadingPlus, type ActivationTokenCheck } from '@filerunner/protocol';
+import { asApiError } from '../../app/api-client';
 import { AuthLayout } from '../../components/AuthLayout';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { PhoneField } from '../../components/PhoneField';
-import { withLeadingPlus } from '../profile/profile-form';
-import { authApi } from './auth-api';
+import { useActivateMutation } from './auth-api';
 import { checkPasswordPair, firstErrors } from './password-form';
 import { TokenCheckStatus } from './TokenCheckStatus';
-import { useTokenCheck } from './use-token-check';
+import { useActivationTokenCheck } from './use-token-check';
 
 type Field = 'name' | 'mobile' | 'password' | 'password_confirm' | 'token' | 'all';
 type Errors = Partial<Record<Field, string>>;
 
 export function ActivatePage() {
   const { uid, token } = useParams();
-  const check = useTokenCheck(
-    uid,
-    token,
-    authApi.checkActivationToken,
-    messages.activation.invalidToken,
-  );
+  const check = useActivationTokenCheck(uid, token);
 
   return (
     <AuthLayout title="Activate your account">
@@ -40,7 +33,7 @@ export function ActivatePage() {
 }
 
 function ActivationForm(props: { uid: string; token: string; invitation: ActivationTokenCheck }) {
-  const api = useApi();
+  const [activate] = useActivateMutation();
   const navigate = useNavigate();
   const { invitation } = props;
   const [name, setName] = useState(
@@ -69,17 +62,19 @@ function ActivationForm(props: { uid: string; token: string; invitation: Activat
     if (Object.keys(local).length > 0) return;
     setSaving(true);
     try {
-      await authApi.activate(api, {
-        uid: props.uid,
-        token: props.token,
-        name: name.trim(),
-        mobile: withLeadingPlus(mobile),
-        password,
-        password_confirm: confirm,
-      });
+      await activate({
+        body: {
+          uid: props.uid,
+          token: props.token,
+          name: name.trim(),
+          mobile: withLeadingPlus(mobile),
+          password,
+          password_confirm: confirm,
+        },
+      }).unwrap();
       navigate('/login?message=ACCOUNT_ACTIVATED', { replace: true });
     } catch (error) {
-      const fields = error instanceof ApiError ? firstErrors(error.fieldErrors) : {};
+      const fields = firstErrors(asApiError(error)?.fieldErrors ?? {});
       setErrors(Object.keys(fields).length > 0 ? fields : { all: messages.activation.failed });
       setSaving(false);
     }

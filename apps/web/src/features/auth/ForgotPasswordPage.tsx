@@ -7,13 +7,12 @@ import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { messages } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import { useApi } from '../../app/hooks';
+import { asApiError } from '../../app/api-client';
 import { AuthLayout } from '../../components/AuthLayout';
-import { authApi } from './auth-api';
+import { useForgotPasswordMutation } from './auth-api';
 
 export function ForgotPasswordPage() {
-  const api = useApi();
+  const [forgotPassword] = useForgotPasswordMutation();
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -30,14 +29,14 @@ export function ForgotPasswordPage() {
     setEmailError(null);
     setSending(true);
     try {
-      await authApi.forgotPassword(api, email.trim());
+      await forgotPassword({ body: { email: email.trim() } }).unwrap();
       setSent(true);
     } catch (error) {
-      const fieldError = error instanceof ApiError ? error.fieldErrors.email?.[0] : undefined;
+      const failed = asApiError(error);
+      const fieldError = failed?.fieldErrors.email?.[0];
       if (fieldError) setEmailError(fieldError);
-      else if (error instanceof ApiError && error.status === 429 && error.detail) {
-        setFailure(error.detail);
-      } else setFailure(messages.forgotPassword.failed);
+      else if (failed?.status === 429 && failed.detail) setFailure(failed.detail);
+      else setFailure(messages.forgotPassword.failed);
     } finally {
       setSending(false);
     }

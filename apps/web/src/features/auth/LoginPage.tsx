@@ -5,15 +5,15 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../app/hooks';
 import { AuthLayout } from '../../components/AuthLayout';
 import { PasswordField } from '../../components/PasswordField';
 import { safeNext } from '../shell/navigation';
-import { login } from './auth-slice';
+import { useAuthenticateMutation } from './auth-api';
 import { loginBanners } from './login-messages';
 
 export function LoginPage() {
-  const dispatch = useAppDispatch();
+  const [authenticate] = useAuthenticateMutation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const { status, loginError } = useAppSelector((s) => s.auth);
@@ -25,8 +25,9 @@ export function LoginPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const result = await dispatch(login({ email: email.trim(), password }));
-    if (login.fulfilled.match(result)) navigate(safeNext(params.get('next')), { replace: true });
+    // The form's progress and failure message are kept by the auth slice.
+    const result = await authenticate({ body: { email: email.trim(), password } });
+    if (!result.error) navigate(safeNext(params.get('next')), { replace: true });
   };
 
   return (

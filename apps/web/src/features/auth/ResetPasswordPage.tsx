@@ -4,22 +4,21 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { messages } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import { useApi } from '../../app/hooks';
+import { asApiError } from '../../app/api-client';
 import { AuthLayout } from '../../components/AuthLayout';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
-import { authApi } from './auth-api';
+import { useResetPasswordMutation } from './auth-api';
 import { checkPasswordPair, firstErrors } from './password-form';
 import { TokenCheckStatus } from './TokenCheckStatus';
-import { useTokenCheck } from './use-token-check';
+import { useResetTokenCheck } from './use-token-check';
 
 type Errors = Partial<Record<'password' | 'password_confirm' | 'token' | 'all', string>>;
 
 export function ResetPasswordPage() {
   const { uid, token } = useParams();
-  const api = useApi();
   const navigate = useNavigate();
-  const check = useTokenCheck(uid, token, authApi.checkResetToken, messages.reset.invalidToken);
+  const check = useResetTokenCheck(uid, token);
+  const [resetPassword] = useResetPasswordMutation();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -36,10 +35,10 @@ export function ResetPasswordPage() {
     setSaving(true);
     setErrors({});
     try {
-      await authApi.resetPassword(api, { uid, token, password, password_confirm: confirm });
+      await resetPassword({ body: { uid, token, password, password_confirm: confirm } }).unwrap();
       navigate('/login?message=LOGIN_RESET', { replace: true });
     } catch (error) {
-      const fields = error instanceof ApiError ? firstErrors(error.fieldErrors) : {};
+      const fields = firstErrors(asApiError(error)?.fieldErrors ?? {});
       setErrors(Object.keys(fields).length > 0 ? fields : { all: messages.forgotPassword.failed });
       setSaving(false);
     }

@@ -1,27 +1,73 @@
-import type { ActivationTokenCheck } from '@filerunner/protocol';
-import type { ApiClient } from '../../app/api-client';
+import { api, type User } from '@filerunner/protocol';
+import { apiSlice, mutation, query } from '../../app/api';
+import { resetClientState } from '../../app/reset';
+import type { AppDispatch as Dispatch } from '../../app/store';
 
-/** The account calls of the screens outside the shell (spec 000 section 7). */
-export const authApi = {
-  forgotPassword: (api: ApiClient, email: string) =>
-    api.post<{ detail: string }>('/user/forgot_password/', { email }),
-  checkResetToken: (api: ApiClient, uid: string, token: string) =>
-    api.post<{ success: boolean }>('/user/reset_password_check/', { uid, token }),
-  resetPassword: (
-    api: ApiClient,
-    body: { uid: string; token: string; password: string; password_confirm: string },
-  ) => api.post<{ success: boolean }>('/user/reset_password/', body),
-  checkActivationToken: (api: ApiClient, uid: string, token: string) =>
-    api.post<ActivationTokenCheck>('/user/activation_token_check/', { uid, token }),
-  activate: (
-    api: ApiClient,
-    body: {
-      uid: string;
-      token: string;
-      name: string;
-      mobile: string;
-      password: string;
-      password_confirm: string;
-    },
-  ) => api.post<{ success: boolean }>('/user/activate/', body),
+/** The signed-in user, as the shell confirms it when the app loads. */
+const userApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    getUser: query(build, api.accounts.user, { providesTags: ['User'] }),
+  }),
+});
+
+/**
+ * For the calls that answer with the user (sign-in, profile, settings): the answer becomes the
+ * cached `GET /user/`, so the shell does not ask again right after a sign-in.
+ */
+export async function keepAnsweredUser(
+  _args: unknown,
+  lifecycle: { dispatch: Dispatch; queryFulfilled: Promise<{ data: User }> },
+): Promise<void> {
+  try {
+    const { data } = await lifecycle.queryFulfilled;
+    await lifecycle.dispatch(userApi.util.upsertQueryData('getUser', undefined, data));
+  } catch {
+    // A failed call changes nothing; its caller reports it.
+  }
+}
+
+/** The session and account calls, the screens outside the shell included. */
+export const authApi = userApi.injectEndpoints({
+  endpoints: (build) => ({
+    authenticate: mutation(build, api.accounts.authenticate, { onQueryStarted: keepAnsweredUser }),
+    logout: mutation(build, api.accounts.logout),
+    extendSession: mutation(build, api.accounts.extendSession),
+    forgotPassword: mutation(build, api.accounts.forgotPassword),
+    // Checks of a mailed link: made once per visit of the page, never answered from a cache.
+    checkResetToken: mutation(build, api.accounts.resetPasswordCheck),
+    resetPassword: mutation(build, api.accounts.resetPassword),
+    checkActivationToken: mutation(build, api.accounts.activationTokenCheck),
+    activate: mutation(build, api.accounts.activate),
+  }),
+});
+
+export const {
+  useGetUserQuery,
+  useAuthenticateMutation,
+  useExtendSessionMutation,
+  useForgotPasswordMutation,
+  useCheckResetTokenMutation,
+  useResetPasswordMutation,
+  useCheckActivationTokenMutation,
+  useActivateMutation,
+} = authApi;
+
+/**
+ * Forgets everything of the signed-in user on this side: every store area and every cached
+ * answer (a cache left behind would show this user's data to the next one).
+ */
+export const forgetSession = () => (dispatch: Dispatch) => {
+  dispatch(resetClientState());
+  dispatch(apiSlice.util.resetApiState());
+};
+
+/** Ends the session on the server (best effort) and forgets everything on this side. */
+export const logout = () => async (dispatch: Dispatch) => {
+  try {
+    await dispatch(authApi.endpoints.logout.initiate()).unwrap();
+  } catch {
+    // The session may already be gone (expired, or ended by a password change); the client
+    // state is cleared either way.
+  }
+  dispatch(forgetSession());
 };

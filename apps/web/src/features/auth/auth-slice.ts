@@ -1,21 +1,21 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import { messages, type User } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import type { AsyncStatus } from '../../app/async-status';
+import { asApiError } from '../../app/api-client';
 import { resetClientState } from '../../app/reset';
-import { createAppAsyncThunk } from '../../app/thunk';
+import { profileApi } from '../profile/profile-api';
+import { authApi } from './auth-api';
 
 /** The login form's progress (spec: Idle, Loading, Failed). */
 export type AuthStatus = 'Idle' | 'Loading' | 'Failed';
 
+/** What this side knows of the session; the server's answers themselves live in the API cache. */
 export interface AuthState {
+  /** The signed-in user; kept in localStorage so a reload can render at once. */
   user: User | null;
   status: AuthStatus;
   loginError: string | null;
-  /** Loading the current user (`GET /user/`), which decides between the app and the login page. */
-  userLoad: AsyncStatus;
-  /** The user could not be loaded for a reason other than being signed out: show the error page. */
-  userLoadFailed: boolean;
+  /** Known to be signed out (a sign-out, or the server said so): nobody to ask the server about. */
+  signedOut: boolean;
   /** When the session ends, in epoch ms, from the `Expires` header of the latest answer. */
   sessionExpires: number | null;
 }
@@ -24,106 +24,66 @@ export const initialAuthState: AuthState = {
   user: null,
   status: 'Idle',
   loginError: null,
-  userLoad: 'idle',
-  userLoadFailed: false,
+  signedOut: false,
   sessionExpires: null,
 };
 
-export const loadUser = createAppAsyncThunk(
-  'auth/loadUser',
-  async (_: void, { extra, rejectWithValue }) => {
-    try {
-      return await extra.api.get<User>('/user/');
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      return rejectWithValue({ status, message: String(error) });
-    }
-  },
-);
-
-export const login = createAppAsyncThunk(
-  'auth/login',
-  async (credentials: { email: string; password: string }, { extra, rejectWithValue }) => {
-    try {
-      return await extra.api.post<User>('/authenticate/', credentials);
-    } catch (error) {
-      const status = error instanceof ApiError ? error.status : 0;
-      const tooMany = status === 429;
-      const message = tooMany
-        ? ((error as ApiError).detail ?? messages.login.tooManyAttempts)
-        : messages.login.failed;
-      return rejectWithValue({ status, message });
-    }
-  },
-);
-
-/** Ends the session on the server (best effort) and forgets everything on this side. */
-export const logout = createAppAsyncThunk('auth/logout', async (_: void, { extra, dispatch }) => {
-  try {
-    await extra.api.post('/logout/');
-  } catch {
-    // The session may already be gone (expired, or ended by a password change); the client
-    // state is cleared either way.
-  }
-  dispatch(resetClientState());
-});
-
-/** Asks for more session time; the answer's `Expires` header moves the countdown. */
-export const extendSession = createAppAsyncThunk(
-  'auth/extendSession',
-  async (_: void, { extra }) => {
-    await extra.api.post('/session/extend/');
-  },
-);
+const { getUser, authenticate } = authApi.endpoints;
+const { updateProfile, updateSettings } = profileApi.endpoints;
 
 const authSlice = createSlice({
   name: 'auth',
   initialState: initialAuthState,
   reducers: {
-    userReceived(state, action: PayloadAction<User>) {
-      state.user = action.payload;
-    },
     sessionExpiresReceived(state, action: PayloadAction<number>) {
       state.sessionExpires = action.payload;
     },
   },
   extraReducers: (builder) => {
     builder
-      .addCase(loadUser.pending, (state) => {
-        state.userLoad = 'pending';
-        state.userLoadFailed = false;
-      })
-      .addCase(loadUser.fulfilled, (state, action) => {
-        state.userLoad = 'fulfilled';
-        state.user = action.payload;
-      })
-      .addCase(loadUser.rejected, (state, action) => {
-        state.userLoad = 'rejected';
+      // After a reset it is known that nobody is signed in, so no user load is needed.
+      .addCase(resetClientState, () => ({ ...initialAuthState, signedOut: true }))
+      .addMatcher(getUser.matchRejected, (state, action) => {
         const status = action.payload?.status ?? 0;
         // A 4xx means there is no session: forget the user and let the login redirect happen.
-        // Anything else (5xx, no answer) says nothing about the session, so keep the user and
-        // show the error page instead of sending them to log in.
-        if (status >= 400 && status < 500) state.user = null;
-        else state.userLoadFailed = true;
+        // Anything else (5xx, no answer) says nothing about the session, so the user is kept and
+        // the shell shows the error page instead of sending them to log in.
+        if (status >= 400 && status < 500) {
+          state.user = null;
+          state.signedOut = true;
+        }
       })
-      .addCase(login.pending, (state) => {
+      .addMatcher(authenticate.matchPending, (state) => {
         state.status = 'Loading';
         state.loginError = null;
       })
-      .addCase(login.fulfilled, (state, action) => {
+      .addMatcher(authenticate.matchFulfilled, (state) => {
         state.status = 'Idle';
-        state.user = action.payload;
-        state.userLoad = 'fulfilled';
-        state.userLoadFailed = false;
+        state.signedOut = false;
       })
-      .addCase(login.rejected, (state, action) => {
+      .addMatcher(authenticate.matchRejected, (state, action) => {
+        const failed = asApiError(action.payload);
         state.status = 'Failed';
-        state.loginError = action.payload?.message ?? messages.login.failed;
+        // Too many attempts says for how long, in the server's words; any other failure gets
+        // the one message that does not tell which of email and password was wrong.
+        state.loginError =
+          failed?.status === 429
+            ? (failed.detail ?? messages.login.tooManyAttempts)
+            : messages.login.failed;
       })
-      // After a reset it is known that nobody is signed in, so no user load is needed.
-      .addCase(resetClientState, () => ({ ...initialAuthState, userLoad: 'fulfilled' }));
+      .addMatcher(
+        isAnyOf(
+          getUser.matchFulfilled,
+          authenticate.matchFulfilled,
+          updateProfile.matchFulfilled,
+          updateSettings.matchFulfilled,
+        ),
+        (state, action) => {
+          state.user = action.payload;
+        },
+      );
   },
 });
 
-export const { userReceived, sessionExpiresReceived } = authSlice.actions;
+export const { sessionExpiresReceived } = authSlice.actions;
 export const authReducer = authSlice.reducer;

@@ -1,48 +1,64 @@
-import { useEffect, useState } from 'react';
-import { ApiError, type ApiClient } from '../../app/api-client';
-import { useApi } from '../../app/hooks';
+import { useEffect } from 'react';
+import { messages, type ActivationTokenCheck } from '@filerunner/protocol';
+import { asApiError } from '../../app/api-client';
+import { useCheckActivationTokenMutation, useCheckResetTokenMutation } from './auth-api';
 
 /** The check of a mailed link's token (spec: UNCHECKED, CHECKING, VALID, INVALID). */
 export type TokenCheckState = 'UNCHECKED' | 'CHECKING' | 'VALID' | 'INVALID';
 
-type Outcome<T> = { key: string } & (
-  { state: 'VALID'; data: T } | { state: 'INVALID'; error: string }
-);
+export interface TokenCheck<T> {
+  state: TokenCheckState;
+  data?: T;
+  error?: string;
+}
 
-/**
- * Checks `uid`/`token` once per pair with `check` (a stable function). An invalid token's reason
- * is the server's `errors.token[0]`, else `invalidMessage`. Without both parts nothing is checked.
- */
-export function useTokenCheck<T>(
+interface CheckResult<T> {
+  isSuccess: boolean;
+  isError: boolean;
+  data?: T;
+  error?: unknown;
+  originalArgs?: { body: { uid: string; token: string } };
+}
+
+/** Where the check of this uid/token pair stands (an answer about another pair is not news). */
+function tokenCheckOf<T>(
   uid: string | undefined,
   token: string | undefined,
-  check: (api: ApiClient, uid: string, token: string) => Promise<T>,
+  result: CheckResult<T>,
   invalidMessage: string,
-): { state: TokenCheckState; data?: T; error?: string } {
-  const api = useApi();
-  const [outcome, setOutcome] = useState<Outcome<T> | null>(null);
-  const key = `${uid ?? ''}/${token ?? ''}`;
-
-  useEffect(() => {
-    if (!uid || !token) return;
-    let current = true;
-    check(api, uid, token).then(
-      (data) => {
-        if (current) setOutcome({ key, state: 'VALID', data });
-      },
-      (error: unknown) => {
-        const reason = error instanceof ApiError ? error.fieldErrors.token?.[0] : undefined;
-        if (current) setOutcome({ key, state: 'INVALID', error: reason ?? invalidMessage });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [api, uid, token, key, check, invalidMessage]);
-
+): TokenCheck<T> {
   if (!uid || !token) return { state: 'UNCHECKED' };
-  if (outcome?.key !== key) return { state: 'CHECKING' };
-  return outcome.state === 'VALID'
-    ? { state: 'VALID', data: outcome.data }
-    : { state: 'INVALID', error: outcome.error };
+  const checked = result.originalArgs?.body;
+  if (checked?.uid !== uid || checked.token !== token) return { state: 'CHECKING' };
+  if (result.isSuccess) return { state: 'VALID', data: result.data };
+  if (result.isError) {
+    // The server's reason is `errors.token[0]`; a fault or no answer reads as an invalid link.
+    const reason = asApiError(result.error)?.fieldErrors.token?.[0];
+    return { state: 'INVALID', error: reason ?? invalidMessage };
+  }
+  return { state: 'CHECKING' };
+}
+
+/**
+ * Checks a password reset link once per uid/token pair. Without both parts nothing is checked.
+ * The check is made on every visit, never answered from a cache: a link stops working once used.
+ */
+export function useResetTokenCheck(uid?: string, token?: string): TokenCheck<unknown> {
+  const [check, result] = useCheckResetTokenMutation();
+  useEffect(() => {
+    if (uid && token) void check({ body: { uid, token } });
+  }, [check, uid, token]);
+  return tokenCheckOf(uid, token, result, messages.reset.invalidToken);
+}
+
+/** Checks an activation link like a reset link; a good one answers the invitation's details. */
+export function useActivationTokenCheck(
+  uid?: string,
+  token?: string,
+): TokenCheck<ActivationTokenCheck> {
+  const [check, result] = useCheckActivationTokenMutation();
+  useEffect(() => {
+    if (uid && token) void check({ body: { uid, token } });
+  }, [check, uid, token]);
+  return tokenCheckOf(uid, token, result, messages.activation.invalidToken);
 }

@@ -1,29 +1,57 @@
-import type { Branding } from '@filerunner/protocol';
-import { ApiError, type ApiClient } from '../../app/api-client';
+import { createSelector } from '@reduxjs/toolkit';
+import { api, type Branding } from '@filerunner/protocol';
+import { apiSlice, mutation, query } from '../../app/api';
+import type { RootState } from '../../app/store';
 
-/** What a branding save may change; `logo` is a data URL, or null to remove the logo. */
-export interface BrandingChange {
-  name?: string;
-  alias?: string;
-  colour?: Branding['colour'];
-  logo?: string | null;
-}
-
-/** The projects (branding) service, served by the API under /api/projects/. */
-export const brandingApi = {
-  all: (api: ApiClient) => api.get<Branding[]>('/projects/'),
-  /** A project's branding, or null when none was saved yet (the service answers 404). */
-  async one(api: ApiClient, slug: string): Promise<Branding | null> {
-    try {
-      return await api.get<Branding>(`/projects/${encodeURIComponent(slug)}/`);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return null;
-      throw error;
-    }
-  },
-  update: (api: ApiClient, slug: string, change: BrandingChange) =>
-    api.request<Branding>(`/projects/${encodeURIComponent(slug)}/`, {
-      method: 'PATCH',
-      body: change,
+/**
+ * The projects (branding) service: the brandings the shell paints avatars and logos with, a
+ * project's own branding for the Custom Branding tab, and its save.
+ */
+export const brandingApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    brandings: query(build, api.branding.list, { providesTags: ['Brandings'] }),
+    /** A 404 is a project without saved branding; the tab shows an empty record for it. */
+    branding: query(build, api.branding.get, {
+      providesTags: (_result, _error, { params }) => [{ type: 'Brandings', id: params.contract }],
     }),
-};
+    updateBranding: mutation(build, api.branding.update, {
+      // The answer is the saved branding: it goes straight into the cached list and the tab's
+      // record, so the shell repaints at once and a first save needs no reload of the tab.
+      async onQueryStarted({ params }, { dispatch, queryFulfilled }) {
+        let saved: Branding;
+        try {
+          saved = (await queryFulfilled).data;
+        } catch {
+          return; // the form tells the person
+        }
+        dispatch(
+          brandingApi.util.upsertQueryEntries([
+            { endpointName: 'branding', arg: { params }, value: saved },
+          ]),
+        );
+        dispatch(
+          brandingApi.util.updateQueryData('brandings', undefined, (list) => {
+            const index = list.findIndex((b) => b.slug === saved.slug);
+            if (index >= 0) list[index] = saved;
+            else list.push(saved);
+          }),
+        );
+      },
+    }),
+  }),
+});
+
+export const { useBrandingsQuery, useBrandingQuery, useUpdateBrandingMutation } = brandingApi;
+
+const selectBrandingList = brandingApi.endpoints.brandings.select();
+
+/** The saved brandings by project; none while they load, or when they could not be read. */
+export const selectBrandingsBySlug = createSelector(
+  selectBrandingList,
+  (result): Record<string, Branding> =>
+    Object.fromEntries((result.data ?? []).map((b) => [b.slug, b])),
+);
+
+export function selectBranding(state: RootState, slug: string | null): Branding | null {
+  return slug ? (selectBrandingsBySlug(state)[slug] ?? null) : null;
+}

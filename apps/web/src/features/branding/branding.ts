@@ -1,5 +1,5 @@
 import { adminMessages, brandingColours, type Branding } from '@filerunner/protocol';
-import { projectInitials } from '../shell/project-selector';
+import { projectInitials } from '../../components/project-initials';
 
 export type BrandingColour = (typeof brandingColours)[number];
 

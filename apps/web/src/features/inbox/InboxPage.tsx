@@ -4,7 +4,7 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
-import { selectSelectedContract } from '../projects/projects-slice';
+import { selectSelectedContract } from '../projects/projects-api';
 import { routePrefix } from '../shell/navigation';
 import { EmptyPackageDetail } from '../packages/EmptyPackageDetail';
 

@@ -11,8 +11,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import { messages, type CreatedApiKey } from '@filerunner/protocol';
-import { useAppDispatch } from '../../app/hooks';
-import { createApiKey } from '../api-keys/api-keys-slice';
+import { useCreateApiKeyMutation } from '../api-keys/api-keys-api';
 
 /** Asks for a name and creates the key. */
 export function CreateApiKeyDialog(props: {
@@ -20,7 +19,7 @@ export function CreateApiKeyDialog(props: {
   onClose: () => void;
   onCreated: (key: CreatedApiKey) => void;
 }) {
-  const dispatch = useAppDispatch();
+  const [createApiKey] = useCreateApiKeyMutation();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -42,13 +41,13 @@ export function CreateApiKeyDialog(props: {
     }
     setError(null);
     setSaving(true);
-    const result = await dispatch(createApiKey(name.trim()));
+    const result = await createApiKey({ body: { name: name.trim() } });
     setSaving(false);
-    if (createApiKey.fulfilled.match(result)) {
+    if (result.data) {
       setName('');
-      props.onCreated(result.payload);
+      props.onCreated(result.data);
     } else {
-      setFailure(result.payload?.message ?? messages.apiKeys.failed);
+      setFailure(messages.apiKeys.failed);
     }
   };
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -11,37 +11,30 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { ApiKey, CreatedApiKey } from '@filerunner/protocol';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { messages, type ApiKey, type CreatedApiKey } from '@filerunner/protocol';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToast } from '../../components/toast-context';
-import { loadApiKeys, revokeApiKey } from '../api-keys/api-keys-slice';
+import { useListApiKeysQuery, useRevokeApiKeyMutation } from '../api-keys/api-keys-api';
 import { CreateApiKeyDialog, NewApiKeyDialog } from './ApiKeyDialogs';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The user's API keys: create (the key is shown once), list, revoke. */
 export function ApiKeysTab() {
-  const dispatch = useAppDispatch();
   const toast = useToast();
-  const { keys, status, error } = useAppSelector((s) => s.apiKeys);
+  const { data: keys = [], isLoading, isError, isSuccess } = useListApiKeysQuery();
+  const [revokeApiKey] = useRevokeApiKeyMutation();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    void dispatch(loadApiKeys());
-  }, [dispatch]);
-
   const revoke = async (key: ApiKey) => {
     setBusy(true);
-    const result = await dispatch(revokeApiKey(key.uuid));
+    const result = await revokeApiKey({ params: { uuid: key.uuid } });
     setBusy(false);
     setRevoking(null);
-    if (revokeApiKey.rejected.match(result) && result.payload) {
-      toast({ severity: 'error', message: result.payload.message });
-    }
+    if (result.error) toast({ severity: 'error', message: messages.apiKeys.failed });
   };
 
   return (
@@ -54,11 +47,9 @@ export function ApiKeysTab() {
           Create API Key
         </Button>
       </Stack>
-      {status === 'pending' && keys.length === 0 && (
-        <CircularProgress aria-label="Loading API keys" />
-      )}
-      {status === 'rejected' && error && <Alert severity="error">{error}</Alert>}
-      {status === 'fulfilled' && keys.length === 0 && (
+      {isLoading && <CircularProgress aria-label="Loading API keys" />}
+      {isError && <Alert severity="error">{messages.apiKeys.failed}</Alert>}
+      {isSuccess && keys.length === 0 && (
         <Typography color="text.secondary">You have no API keys yet.</Typography>
       )}
       {keys.length > 0 && (

@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -10,42 +9,22 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { Membership } from '@filerunner/protocol';
-import { useApi } from '../../app/hooks';
-import { profileApi } from './profile-api';
+import { useGetMembershipsQuery } from './profile-api';
 import { permissionLabel } from './profile-form';
-
-type Load = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; rows: Membership[] };
 
 /** What the user may do in each project they belong to. */
 export function PermissionsTab() {
-  const api = useApi();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const { data: rows, isLoading, isError } = useGetMembershipsQuery();
 
-  useEffect(() => {
-    let current = true;
-    profileApi.permissions(api).then(
-      (rows) => {
-        if (current) setLoad({ state: 'loaded', rows });
-      },
-      () => {
-        if (current) setLoad({ state: 'failed' });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [api]);
-
-  if (load.state === 'loading') return <CircularProgress aria-label="Loading permissions" />;
-  if (load.state === 'failed') {
+  if (isLoading) return <CircularProgress aria-label="Loading permissions" />;
+  if (isError || !rows) {
     return (
       <Alert severity="error">
         Sorry, we couldn't load your permissions. Please try again later.
       </Alert>
     );
   }
-  if (load.rows.length === 0) {
+  if (rows.length === 0) {
     return <Typography color="text.secondary">You are not a member of any project.</Typography>;
   }
 
@@ -62,7 +41,7 @@ export function PermissionsTab() {
           </TableRow>
         </TableHead>
         <TableBody>
-          {load.rows.map((row) => (
+          {rows.map((row) => (
             <TableRow key={row.contract.id}>
               <TableCell>{row.contract.name}</TableCell>
               <TableCell>{permissionLabel(row)}</TableCell>

@@ -7,20 +7,18 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { messages, type User } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import { useApi, useAppDispatch, useAppSelector } from '../../app/hooks';
+import { messages, withLeadingPlus, type User } from '@filerunner/protocol';
+import { asApiError } from '../../app/api-client';
+import { useAppSelector } from '../../app/hooks';
 import { PhoneField } from '../../components/PhoneField';
 import { useToast } from '../../components/toast-context';
-import { userReceived } from '../auth/auth-slice';
 import { firstErrors } from '../auth/password-form';
-import { profileApi } from './profile-api';
+import { useUpdateProfileMutation } from './profile-api';
 import {
   avatarProblem,
   timezoneForPicker,
   timezoneForServer,
   timezoneOptions,
-  withLeadingPlus,
 } from './profile-form';
 
 type Field = 'first_name' | 'last_name' | 'mobile' | 'timezone' | 'avatar';
@@ -32,8 +30,7 @@ export function ProfileTab() {
 }
 
 function ProfileForm({ user }: { user: User }) {
-  const api = useApi();
-  const dispatch = useAppDispatch();
+  const [updateProfile] = useUpdateProfileMutation();
   const toast = useToast();
   // A zone the browser does not list (an old alias) must stay selectable as the current value.
   const zones = useMemo(() => {
@@ -96,14 +93,14 @@ function ProfileForm({ user }: { user: User }) {
 
     setSaving(true);
     try {
-      const updated = await profileApi.update(api, form);
-      dispatch(userReceived(updated));
+      // The answer is the updated user, which the auth slice takes from here.
+      await updateProfile({ body: form }).unwrap();
       setAvatarFile(null);
       setAvatarPreview(null);
       setClearAvatar(false);
       toast({ severity: 'success', message: messages.profile.updated });
     } catch (error) {
-      const fields: Errors = error instanceof ApiError ? firstErrors(error.fieldErrors) : {};
+      const fields: Errors = firstErrors(asApiError(error)?.fieldErrors ?? {});
       const known = (['first_name', 'last_name', 'mobile', 'timezone', 'avatar'] as const).filter(
         (f) => fields[f],
       );

@@ -4,21 +4,21 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { messages } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import { useApi, useAppDispatch } from '../../app/hooks';
+import { asApiError } from '../../app/api-client';
+import { useAppDispatch } from '../../app/hooks';
 import { PasswordField } from '../../components/PasswordField';
 import { PasswordRequirementsList } from '../../components/PasswordRequirementsList';
 import { useToast } from '../../components/toast-context';
-import { logout } from '../auth/auth-slice';
+import { logout } from '../auth/auth-api';
 import { checkPasswordPair, firstErrors } from '../auth/password-form';
-import { profileApi } from './profile-api';
+import { useUpdatePasswordMutation } from './profile-api';
 
 type Field = 'password_current' | 'password_new' | 'password_new_confirm';
 type Errors = Partial<Record<Field, string>>;
 
 /** Changing the password ends every session of the user, this one included (spec). */
 export function UpdatePasswordTab() {
-  const api = useApi();
+  const [updatePassword] = useUpdatePasswordMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const toast = useToast();
@@ -46,14 +46,14 @@ export function UpdatePasswordTab() {
 
     setSaving(true);
     try {
-      await profileApi.updatePassword(api, values);
+      await updatePassword({ body: values }).unwrap();
       toast({ severity: 'success', message: messages.password.updated });
       // Leave the shell (flushed, not in a transition) before the state is cleared, so the login
       // page gets this message rather than the shell's own redirect.
       navigate('/login?message=PASSWORD_UPDATED', { replace: true, flushSync: true });
       void dispatch(logout());
     } catch (error) {
-      const fields = error instanceof ApiError ? (firstErrors(error.fieldErrors) as Errors) : {};
+      const fields = firstErrors(asApiError(error)?.fieldErrors ?? {}) as Errors;
       const shown = Object.keys(fields).filter((f) => f in values);
       setErrors(fields);
       if (shown.length === 0) setFailure(messages.password.failed);

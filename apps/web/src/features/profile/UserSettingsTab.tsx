@@ -3,15 +3,13 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { messages } from '@filerunner/protocol';
-import { useApi, useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../app/hooks';
 import { useToast } from '../../components/toast-context';
-import { userReceived } from '../auth/auth-slice';
-import { profileApi } from './profile-api';
+import { useUpdateSettingsMutation } from './profile-api';
 
 /** Per-user switches; a save that fails puts the switch back (spec). */
 export function UserSettingsTab() {
-  const api = useApi();
-  const dispatch = useAppDispatch();
+  const [updateSettings] = useUpdateSettingsMutation();
   const toast = useToast();
   const saved = useAppSelector((s) => s.auth.user?.show_select_storage ?? false);
   // While a save is in flight the switch shows what the user asked for.
@@ -20,7 +18,8 @@ export function UserSettingsTab() {
   const toggle = async (checked: boolean) => {
     setPending(checked);
     try {
-      dispatch(userReceived(await profileApi.updateSettings(api, checked)));
+      // The answer is the updated user, which the auth slice takes from here.
+      await updateSettings({ body: { show_select_storage: checked } }).unwrap();
     } catch {
       toast({ severity: 'error', message: messages.profile.settingsFailed });
     } finally {

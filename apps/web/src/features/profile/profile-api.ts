@@ -1,15 +1,25 @@
-import type { Membership, User } from '@filerunner/protocol';
-import type { ApiClient } from '../../app/api-client';
+import { api } from '@filerunner/protocol';
+import { apiSlice, mutation, query } from '../../app/api';
+import { keepAnsweredUser } from '../auth/auth-api';
 
-/** The calls of the profile screen (spec 000 section 7). */
-export const profileApi = {
-  /** Multipart: first_name, last_name, mobile, mobile_confirm, timezone, avatar, clear_avatar. */
-  update: (api: ApiClient, form: FormData) => api.post<User>('/user/', form),
-  updateSettings: (api: ApiClient, showSelectStorage: boolean) =>
-    api.post<User>('/user/update_settings/', { show_select_storage: showSelectStorage }),
-  updatePassword: (
-    api: ApiClient,
-    body: { password_current: string; password_new: string; password_new_confirm: string },
-  ) => api.post<{ detail: string }>('/user/update_password/', body),
-  permissions: (api: ApiClient) => api.get<Membership[]>('/user/permissions/'),
-};
+/** The calls of the profile screen. */
+export const profileApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    /** Multipart: first_name, last_name, mobile, mobile_confirm, timezone, avatar, clear_avatar. */
+    updateProfile: mutation(build, api.accounts.updateProfile, {
+      onQueryStarted: keepAnsweredUser,
+    }),
+    updateSettings: mutation(build, api.accounts.updateSettings, {
+      onQueryStarted: keepAnsweredUser,
+    }),
+    updatePassword: mutation(build, api.accounts.updatePassword),
+    getMemberships: query(build, api.accounts.memberships, { providesTags: ['Memberships'] }),
+  }),
+});
+
+export const {
+  useUpdateProfileMutation,
+  useUpdateSettingsMutation,
+  useUpdatePasswordMutation,
+  useGetMembershipsQuery,
+} = profileApi;

@@ -5,16 +5,9 @@ import {
   timezoneForPicker,
   timezoneForServer,
   timezoneOptions,
-  withLeadingPlus,
 } from './profile-form';
 
 describe('profile form rules', () => {
-  it('adds the leading + to a mobile number and leaves none empty', () => {
-    expect(withLeadingPlus('447700900123')).toBe('+447700900123');
-    expect(withLeadingPlus('+447700900123')).toBe('+447700900123');
-    expect(withLeadingPlus('  ')).toBe('');
-  });
-
   it('shows UTC as Etc/GMT in the picker and maps it back on save', () => {
     expect(timezoneForPicker('UTC')).toBe('Etc/GMT');
     expect(timezoneForServer('Etc/GMT')).toBe('UTC');

@@ -1,12 +1,5 @@
 import { limits, messages, type Membership } from '@filerunner/protocol';
 
-/** A mobile number as the server takes it: digits with a leading +, or '' for none (spec). */
-export function withLeadingPlus(mobile: string): string {
-  const trimmed = mobile.trim();
-  if (!trimmed) return '';
-  return trimmed.startsWith('+') ? trimmed : `+${trimmed}`;
-}
-
 // The picker lists IANA zones, where UTC is spelled Etc/GMT; the server stores 'UTC' (spec).
 const PICKER_UTC = 'Etc/GMT';
 

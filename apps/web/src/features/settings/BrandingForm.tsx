@@ -14,14 +14,12 @@ import {
   type Branding,
   type Contract,
 } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import { useApi, useAppDispatch } from '../../app/hooks';
+import { asApiError } from '../../app/api-client';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
 import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 import { useToast } from '../../components/toast-context';
 import { firstErrors } from '../auth/password-form';
-import { brandingApi } from '../branding/branding-api';
-import { brandingReceived } from '../branding/branding-slice';
+import { useUpdateBrandingMutation } from '../branding/branding-api';
 import { brandingColourHex, brandingMessages } from '../branding/branding';
 import {
   aliasInput,
@@ -37,13 +35,11 @@ type Field = 'name' | 'alias' | 'colour' | 'logo';
 
 /** Name, alias, colour and logo of a project, with a live preview of its avatar. */
 export function BrandingForm({ contract, saved }: { contract: Contract; saved: Branding }) {
-  const api = useApi();
-  const dispatch = useAppDispatch();
+  const [updateBranding, { isLoading: saving }] = useUpdateBrandingMutation();
   const toast = useToast();
   const [initial, setInitial] = useState<Form>(() => brandingFormOf(saved, contract.name));
   const [form, setForm] = useState<Form>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [saving, setSaving] = useState(false);
 
   const dirty = brandingFormDirty(form, initial);
   const set = (change: Partial<Form>) => setForm((f) => ({ ...f, ...change }));
@@ -75,19 +71,19 @@ export function BrandingForm({ contract, saved }: { contract: Contract; saved: B
     const problems = brandingProblems(form);
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
-    setSaving(true);
     try {
-      const branding = await brandingApi.update(api, contract.slug, brandingChange(form));
-      dispatch(brandingReceived(branding));
+      const branding = await updateBranding({
+        params: { contract: contract.slug },
+        body: brandingChange(form),
+      }).unwrap();
       const next = brandingFormOf(branding, contract.name);
       setInitial(next);
       setForm(next);
       toast({ severity: 'success', message: brandingMessages.updated });
     } catch (error) {
-      if (error instanceof ApiError) setErrors(firstErrors(error.fieldErrors));
+      const failed = asApiError(error);
+      if (failed) setErrors(firstErrors(failed.fieldErrors));
       toast({ severity: 'error', message: brandingMessages.updateFailed });
-    } finally {
-      setSaving(false);
     }
   };
 

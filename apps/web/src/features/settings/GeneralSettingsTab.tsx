@@ -13,14 +13,12 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { pinVerificationModes, type Contract } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import { useApi, useAppDispatch } from '../../app/hooks';
+import { asApiError } from '../../app/api-client';
 import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 import { useToast } from '../../components/toast-context';
 import { firstErrors } from '../auth/password-form';
-import { contractSettingsReceived } from '../projects/projects-slice';
 import { NotificationRows } from './NotificationRows';
-import { settingsApi } from './settings-api';
+import { useSaveContractSettingsMutation } from './settings-api';
 import { StorageGroupRows } from './StorageGroupRows';
 import {
   formOf,
@@ -70,9 +68,8 @@ const pinHelp: Record<PinMode, string> = {
  * Save button.
  */
 export function GeneralSettingsTab({ contract }: { contract: Contract }) {
-  const api = useApi();
-  const dispatch = useAppDispatch();
   const toast = useToast();
+  const [saveSettings] = useSaveContractSettingsMutation();
   const saved = contract.settings;
   // While a switch's save is in flight it shows what the admin asked for.
   const [pending, setPending] = useState<Partial<Record<SwitchKey, boolean>>>({});
@@ -88,8 +85,7 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
   const toggle = async (key: SwitchKey, value: boolean) => {
     setPending((p) => ({ ...p, [key]: value }));
     try {
-      const answer = await settingsApi.save(api, contract.slug, { [key]: value });
-      dispatch(contractSettingsReceived({ slug: contract.slug, settings: answer.settings }));
+      await saveSettings({ params: { slug: contract.slug }, body: { [key]: value } }).unwrap();
       toast({ severity: 'success', message: settingsMessages.updated });
     } catch {
       toast({ severity: 'error', message: settingsMessages.saveFailed });
@@ -106,24 +102,14 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
     const rowsChanged = notificationsChanged(form, saved);
     setSaving(true);
     try {
-      const answer = await settingsApi.save(api, contract.slug, settingsBody(form, contract));
-      dispatch(
-        contractSettingsReceived({
-          slug: contract.slug,
-          settings: answer.settings,
-          storage_app_groups: answer.storage_app_groups,
-        }),
-      );
-      setForm(
-        formOf({
-          settings: answer.settings,
-          storage_app_groups: answer.storage_app_groups ?? contract.storage_app_groups,
-        }),
-      );
+      const body = settingsBody(form, contract);
+      const answer = await saveSettings({ params: { slug: contract.slug }, body }).unwrap();
+      setForm(formOf(answer));
       setAttempted(false);
       toast({ severity: 'success', message: settingsMessages.updated });
     } catch (error) {
-      const fields = error instanceof ApiError ? firstErrors(error.fieldErrors) : {};
+      const failed = asApiError(error);
+      const fields = failed ? firstErrors(failed.fieldErrors) : {};
       setServerErrors(fields);
       toast({
         severity: 'error',

@@ -6,6 +6,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 import { contractSelected } from '../projects/projects-slice';
 import { routePrefix } from '../shell/navigation';
 import { CustomBrandingTab } from './CustomBrandingTab';
@@ -22,7 +23,8 @@ export function SettingsPage() {
   const prefix = routePrefix(useLocation().pathname);
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
-  const { contracts, selectedSlug } = useAppSelector((s) => s.projects);
+  const contracts = useAppSelector(selectContracts);
+  const selectedSlug = useAppSelector(selectSelectedContract)?.slug ?? null;
   const index = contracts.findIndex((c) => c.slug === slug);
   const contract = contracts[index];
   const seenSelection = useRef(selectedSlug);

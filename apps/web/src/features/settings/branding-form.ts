@@ -1,5 +1,10 @@
-import { adminMessages, aliasOf, limits, type Branding } from '@filerunner/protocol';
-import type { BrandingChange } from '../branding/branding-api';
+import {
+  adminMessages,
+  aliasOf,
+  limits,
+  type Branding,
+  type BrandingChange,
+} from '@filerunner/protocol';
 
 export interface BrandingForm {
   name: string;

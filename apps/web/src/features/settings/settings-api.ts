@@ -1,23 +1,31 @@
-import type { Contract, ContractSettings } from '@filerunner/protocol';
-import type { ApiClient } from '../../app/api-client';
+import { api } from '@filerunner/protocol';
+import { mutation } from '../../app/api';
+import { projectsApi } from '../projects/projects-api';
 
-/**
- * The fields `POST /contracts/{slug}/settings/` takes; any left out keep their saved value.
- * `storage_app_groups` is the contract's whole list of storage locations: an entry with an id
- * keeps (and renames) that location, one without creates a location, and any left out go.
- */
-export type SettingsChange = Partial<ContractSettings> & {
-  storage_app_groups?: { id?: number; name: string }[];
-};
+/** A project's settings, saved from the General tab. */
+export const settingsApi = projectsApi.injectEndpoints({
+  endpoints: (build) => ({
+    saveContractSettings: mutation(build, api.contracts.updateSettings, {
+      // The answer is what the server saved: it goes into the cached project list rather than
+      // reloading the list, so a switch shows its new value at once and the form stays as it is.
+      async onQueryStarted({ params }, { dispatch, queryFulfilled }) {
+        let saved;
+        try {
+          saved = (await queryFulfilled).data;
+        } catch {
+          return; // the form tells the admin
+        }
+        dispatch(
+          projectsApi.util.updateQueryData('contracts', undefined, (contracts) => {
+            const contract = contracts.find((c) => c.slug === params.slug);
+            if (!contract) return;
+            contract.settings = saved.settings;
+            contract.storage_app_groups = saved.storage_app_groups;
+          }),
+        );
+      },
+    }),
+  }),
+});
 
-/** The answer: the saved settings and the storage locations as saved, with their ids. */
-export interface SettingsAnswer {
-  detail: string;
-  settings: ContractSettings;
-  storage_app_groups: Contract['storage_app_groups'];
-}
-
-export const settingsApi = {
-  save: (api: ApiClient, slug: string, change: SettingsChange) =>
-    api.post<SettingsAnswer>(`/contracts/${encodeURIComponent(slug)}/settings/`, change),
-};
+export const { useSaveContractSettingsMutation } = settingsApi;

@@ -2,18 +2,19 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
-import { selectBranding } from '../branding/branding-slice';
+import { selectBranding } from '../branding/branding-api';
+import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 
 /**
  * The head of the sidebar in the /branding layout: the selected project's own logo (or its
  * avatar) and its branded name, in place of the FileRunner mark.
  */
 export function BrandMark({ compact = false }: { compact?: boolean }) {
-  const { contracts, selectedSlug } = useAppSelector((s) => s.projects);
-  const branding = useAppSelector((s) => selectBranding(s, selectedSlug));
-  const index = contracts.findIndex((c) => c.slug === selectedSlug);
-  const contract = contracts[index];
+  const contracts = useAppSelector(selectContracts);
+  const contract = useAppSelector(selectSelectedContract);
+  const branding = useAppSelector((s) => selectBranding(s, contract?.slug ?? null));
   if (!contract) return null;
+  const index = contracts.indexOf(contract);
   const name = branding?.name || contract.name;
 
   return (

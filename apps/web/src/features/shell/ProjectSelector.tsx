@@ -12,6 +12,8 @@ import Typography from '@mui/material/Typography';
 import type { Contract } from '@filerunner/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
+import { selectBrandingsBySlug } from '../branding/branding-api';
+import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 import { contractSelected } from '../projects/projects-slice';
 import { SEARCH_THRESHOLD, filterProjects, showsOverflowButton } from './project-selector';
 import { useWindowHeight } from './use-layout';
@@ -21,8 +23,9 @@ export const PROJECT_STRIP_WIDTH = 72;
 /** The strip of project avatars at the far left, shown when the user has several projects. */
 export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
   const dispatch = useAppDispatch();
-  const { contracts, selectedSlug } = useAppSelector((s) => s.projects);
-  const brandings = useAppSelector((s) => s.branding.bySlug);
+  const contracts = useAppSelector(selectContracts);
+  const selectedSlug = useAppSelector(selectSelectedContract)?.slug;
+  const brandings = useAppSelector(selectBrandingsBySlug);
   const windowHeight = useWindowHeight();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
 
@@ -105,7 +108,7 @@ function OtherProjects(props: {
   others: { contract: Contract; index: number }[];
   onSelect: (slug: string) => void;
 }) {
-  const brandings = useAppSelector((s) => s.branding.bySlug);
+  const brandings = useAppSelector(selectBrandingsBySlug);
   const [query, setQuery] = useState('');
   const matching = new Set(
     filterProjects(

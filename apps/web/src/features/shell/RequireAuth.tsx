@@ -1,8 +1,9 @@
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { asApiError } from '../../app/api-client';
+import { useAppSelector } from '../../app/hooks';
 import { Splash } from '../../components/Splash';
-import { loadUser } from '../auth/auth-slice';
+import { useGetUserQuery } from '../auth/auth-api';
 import { ErrorPage } from './ErrorPage';
 import { loginRedirect } from './navigation';
 
@@ -11,16 +12,16 @@ import { loginRedirect } from './navigation';
  * then a missing user is sent to log in and back here, and a failed load shows the error page.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const dispatch = useAppDispatch();
   const location = useLocation();
-  const { user, userLoad, userLoadFailed } = useAppSelector((s) => s.auth);
+  const { user, signedOut } = useAppSelector((s) => s.auth);
+  // Signed out is already known after a sign-out, or when the server said so: nothing to ask.
+  const { isLoading, isError, error } = useGetUserQuery(undefined, { skip: signedOut });
 
-  useEffect(() => {
-    if (userLoad === 'idle') void dispatch(loadUser());
-  }, [dispatch, userLoad]);
-
-  if (userLoadFailed) return <ErrorPage />;
-  if (userLoad === 'idle' || userLoad === 'pending') return <Splash />;
+  // A 4xx is the server saying there is no session (the user is forgotten, see the auth slice);
+  // a fault or no answer at all says nothing about the session.
+  const status = asApiError(error)?.status ?? 0;
+  if (isError && !(status >= 400 && status < 500)) return <ErrorPage />;
+  if (isLoading) return <Splash />;
   if (!user) return <Navigate to={loginRedirect(location.pathname + location.search)} replace />;
   return children;
 }

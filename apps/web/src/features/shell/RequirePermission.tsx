@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
-import { selectSelectedContract } from '../projects/projects-slice';
+import { selectSelectedContract } from '../projects/projects-api';
 import { routePrefix } from './navigation';
 
 /**

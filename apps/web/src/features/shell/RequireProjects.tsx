@@ -1,8 +1,7 @@
-import { useEffect, type ReactNode } from 'react';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import type { ReactNode } from 'react';
 import { Splash } from '../../components/Splash';
-import { loadBrandings } from '../branding/branding-slice';
-import { loadContracts } from '../projects/projects-slice';
+import { useBrandingsQuery } from '../branding/branding-api';
+import { useContractsQuery } from '../projects/projects-api';
 import { ErrorPage } from './ErrorPage';
 import { NoActiveProjectsPage } from './NoActiveProjectsPage';
 
@@ -11,21 +10,14 @@ import { NoActiveProjectsPage } from './NoActiveProjectsPage';
  * projects' brandings alongside.
  */
 export function RequireProjects({ children }: { children: ReactNode }) {
-  const dispatch = useAppDispatch();
-  const { status, contracts } = useAppSelector((s) => s.projects);
-  const brandingStatus = useAppSelector((s) => s.branding.status);
+  const { data: contracts, isError } = useContractsQuery();
 
-  useEffect(() => {
-    if (status === 'idle') void dispatch(loadContracts());
-  }, [dispatch, status]);
+  // Brandings only restyle avatars and logos, so the shell does not wait for them; without
+  // them (a failed load) the shell shows the default avatars.
+  useBrandingsQuery();
 
-  // Brandings only restyle avatars and logos, so the shell does not wait for them.
-  useEffect(() => {
-    if (brandingStatus === 'idle') void dispatch(loadBrandings());
-  }, [dispatch, brandingStatus]);
-
-  if (status === 'rejected') return <ErrorPage />;
-  if (status !== 'fulfilled') return <Splash />;
+  // Once loaded, the shell stays up: a later reload that fails keeps the list it has.
+  if (!contracts) return isError ? <ErrorPage /> : <Splash />;
   if (contracts.length === 0) return <NoActiveProjectsPage />;
   return children;
 }

@@ -3,8 +3,7 @@ import { useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { resetClientState } from '../../app/reset';
-import { extendSession } from '../auth/auth-slice';
+import { forgetSession, useExtendSessionMutation } from '../auth/auth-api';
 import { secondsLeft, sessionWarningText, shouldWarn } from './session-countdown';
 
 /**
@@ -15,6 +14,7 @@ import { secondsLeft, sessionWarningText, shouldWarn } from './session-countdown
 export function SessionCountdown() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const [extendSession] = useExtendSessionMutation();
   const expiresAt = useAppSelector((s) => (s.auth.user ? s.auth.sessionExpires : null));
   const [now, setNow] = useState(() => Date.now());
 
@@ -25,7 +25,7 @@ export function SessionCountdown() {
       setNow(current);
       if (secondsLeft(expiresAt, current) === 0) {
         window.clearInterval(timer);
-        dispatch(resetClientState());
+        dispatch(forgetSession());
         window.setTimeout(() => navigate('/login', { replace: true }), 100);
       }
     }, 1000);
@@ -35,7 +35,7 @@ export function SessionCountdown() {
   const seconds = secondsLeft(expiresAt, now);
   if (seconds === null || !shouldWarn(seconds)) return null;
 
-  const extend = () => void dispatch(extendSession());
+  const extend = () => void extendSession();
   return (
     <Snackbar open anchorOrigin={{ vertical: 'top', horizontal: 'center' }}>
       <Alert

@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import Box from '@mui/material/Box';
 import { useAppSelector } from '../../app/hooks';
+import { selectContracts } from '../projects/projects-api';
 import { ProjectSelector } from './ProjectSelector';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
@@ -9,7 +10,7 @@ import { useCollapsedLayout } from './use-layout';
 /** The main shell: project strip (several projects only), sidebar, top bar and the screen. */
 export function ShellLayout() {
   const collapsed = useCollapsedLayout();
-  const projectCount = useAppSelector((s) => s.projects.contracts.length);
+  const projectCount = useAppSelector(selectContracts).length;
 
   return (
     <Box sx={{ display: 'flex', height: '100vh', overflow: 'hidden' }}>

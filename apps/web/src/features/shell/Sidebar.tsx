@@ -22,7 +22,7 @@ import { appVersion, helpCenterUrl } from '../../app/config';
 import { useAppSelector } from '../../app/hooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Logo } from '../../components/Logo';
-import { selectSelectedContract } from '../projects/projects-slice';
+import { selectSelectedContract } from '../projects/projects-api';
 import { BrandMark } from './BrandMark';
 import { BRANDING_PREFIX, routePrefix, unseenBadge } from './navigation';
 import { useLogout } from './use-logout';

@@ -2,15 +2,15 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
-import { selectBranding } from '../branding/branding-slice';
-import { selectSelectedContract } from '../projects/projects-slice';
+import { selectBranding } from '../branding/branding-api';
+import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 
 /**
  * The bar above the screens. With a single project there is no project strip, so the project's
  * avatar and name are shown here (spec); with several, the selected project's name.
  */
 export function TopBar() {
-  const contracts = useAppSelector((s) => s.projects.contracts);
+  const contracts = useAppSelector(selectContracts);
   const contract = useAppSelector(selectSelectedContract);
   const branding = useAppSelector((s) => selectBranding(s, contract?.slug ?? null));
   if (!contract) return null;

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Contract } from '@filerunner/protocol';
-import {
-  avatarsThatFit,
-  filterProjects,
-  projectInitials,
-  showsOverflowButton,
-} from './project-selector';
+import { avatarsThatFit, filterProjects, showsOverflowButton } from './project-selector';
 
 const contract = (name: string) => ({ name, slug: name.toLowerCase() }) as Contract;
 
@@ -29,12 +24,5 @@ describe('project selector rules', () => {
     expect(filterProjects(all, 'FILMS').map((c) => c.name)).toEqual(['Alpha Films']);
     expect(filterProjects(all, '  ')).toEqual(all);
     expect(filterProjects(all, 'zzz')).toEqual([]);
-  });
-
-  it('draws initials', () => {
-    expect(projectInitials('Demo Contract')).toBe('DC');
-    expect(projectInitials('acme')).toBe('AC');
-    expect(projectInitials('One Two Three Four')).toBe('OTT');
-    expect(projectInitials('  ')).toBe('?');
   });
 });

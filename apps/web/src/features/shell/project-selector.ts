@@ -32,15 +32,3 @@ export function filterProjects(contracts: Contract[], query: string): Contract[]
   const needle = query.trim().toLowerCase();
   return needle ? contracts.filter((c) => c.name.toLowerCase().includes(needle)) : contracts;
 }
-
-/** Up to three initials of a project name, for its avatar. */
-export function projectInitials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return '?';
-  if (words.length === 1) return (words[0] ?? '').slice(0, 2).toUpperCase();
-  return words
-    .slice(0, 3)
-    .map((w) => w[0])
-    .join('')
-    .toUpperCase();
-}

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
-import { logout } from '../auth/auth-slice';
+import { logout } from '../auth/auth-api';
 
 /**
  * Signs out: go to the login page first, then end the session and clear the client state. The

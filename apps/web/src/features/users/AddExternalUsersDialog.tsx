@@ -12,13 +12,11 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Add from '@mui/icons-material/Add';
 import RemoveCircleOutlined from '@mui/icons-material/RemoveCircleOutlined';
-import type { ContractUser } from '@filerunner/protocol';
 import { firstErrorMessage } from '../../app/api-client';
-import { useApi } from '../../app/hooks';
 import { PhoneField } from '../../components/PhoneField';
 import { useToast } from '../../components/toast-context';
 import { externalRowProblems, externalUsersBody, type ExternalRow } from './user-forms';
-import { usersApi } from './users-api';
+import { useAddExternalUsersMutation } from './users-api';
 
 /** A row with a key of its own, so removing a row never hands its inputs to its neighbour. */
 type KeyedRow = ExternalRow & { key: number };
@@ -30,10 +28,9 @@ export function AddExternalUsersDialog(props: {
   open: boolean;
   slug: string;
   onClose: () => void;
-  onAdded: (users: ContractUser[]) => void;
 }) {
-  const api = useApi();
   const toast = useToast();
+  const [addExternalUsers] = useAddExternalUsersMutation();
   const [rows, setRows] = useState<KeyedRow[]>([firstRow]);
   const [errors, setErrors] = useState<(string | undefined)[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
@@ -56,12 +53,14 @@ export function AddExternalUsersDialog(props: {
     if (problems.some(Boolean)) return;
     setSaving(true);
     try {
-      const added = await usersApi.addExternal(api, props.slug, externalUsersBody(rows));
+      const added = await addExternalUsers({
+        params: { slug: props.slug },
+        body: externalUsersBody(rows),
+      }).unwrap();
       toast({
         severity: 'success',
         message: `${added.length} external user${added.length === 1 ? '' : 's'} added.`,
       });
-      props.onAdded(added);
       close();
     } catch (error) {
       // The server lists every problem; the spec shows the first.

@@ -11,14 +11,13 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import type { ContractUser, Group } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import { useApi } from '../../app/hooks';
+import type { Group } from '@filerunner/protocol';
+import { asApiError } from '../../app/api-client';
 import { PhoneField } from '../../components/PhoneField';
 import { useToast } from '../../components/toast-context';
 import { firstErrors } from '../auth/password-form';
 import { emptyNewUser, newUserBody, newUserProblems, type NewUserForm } from './user-forms';
-import { usersApi } from './users-api';
+import { useAddContractUserMutation } from './users-api';
 
 type Field = 'first_name' | 'last_name' | 'email' | 'mobile' | 'groups';
 const fields: Field[] = ['first_name', 'last_name', 'email', 'mobile', 'groups'];
@@ -30,10 +29,9 @@ export function AddUserDialog(props: {
   slug: string;
   groups: Group[];
   onClose: () => void;
-  onAdded: (user: ContractUser) => void;
 }) {
-  const api = useApi();
   const toast = useToast();
+  const [addUser] = useAddContractUserMutation();
   const [form, setForm] = useState<NewUserForm>(emptyNewUser);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -55,17 +53,20 @@ export function AddUserDialog(props: {
     if (Object.keys(problems).length > 0) return;
     setSaving(true);
     try {
-      const user = await usersApi.add(api, props.slug, newUserBody(form));
+      const user = await addUser({
+        params: { slug: props.slug },
+        body: newUserBody(form),
+      }).unwrap();
       toast({
         severity: 'success',
         message: user.activated
           ? `${user.name} was added to the project and told by email.`
           : `${user.name} was added. An activation email has been sent to ${user.email}.`,
       });
-      props.onAdded(user);
       close();
     } catch (error) {
-      const found = error instanceof ApiError ? firstErrors(error.fieldErrors) : {};
+      const failed = asApiError(error);
+      const found = failed ? firstErrors(failed.fieldErrors) : {};
       setErrors(found);
       if (!fields.some((f) => found[f])) setFailure(addFailed);
     } finally {

@@ -8,12 +8,11 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import type { ContractUser, Group } from '@filerunner/protocol';
-import { ApiError } from '../../app/api-client';
-import { useApi } from '../../app/hooks';
+import { asApiError } from '../../app/api-client';
 import { useToast } from '../../components/toast-context';
 import { firstErrors } from '../auth/password-form';
 import { groupProblems } from './user-forms';
-import { usersApi } from './users-api';
+import { useAddGroupMutation, useEditGroupMutation } from './users-api';
 
 type Field = 'name' | 'description' | 'members';
 const saveFailed = "Sorry, we couldn't save that group. Please try again.";
@@ -30,8 +29,9 @@ export function GroupDialog(props: {
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const api = useApi();
   const toast = useToast();
+  const [addGroup] = useAddGroupMutation();
+  const [editGroup] = useEditGroupMutation();
   const { group } = props;
   const [name, setName] = useState(group?.name ?? '');
   const [description, setDescription] = useState(group?.description ?? '');
@@ -49,13 +49,17 @@ export function GroupDialog(props: {
     const fields = { name: name.trim(), description: description.trim() };
     setSaving(true);
     try {
-      if (group) await usersApi.editGroup(api, props.slug, group.id, fields);
-      else
-        await usersApi.addGroup(api, props.slug, { ...fields, members: members.map((m) => m.id) });
+      if (group) {
+        await editGroup({ params: { slug: props.slug, groupId: group.id }, body: fields }).unwrap();
+      } else {
+        const body = { ...fields, members: members.map((m) => m.id) };
+        await addGroup({ params: { slug: props.slug }, body }).unwrap();
+      }
       toast({ severity: 'success', message: group ? 'Group updated' : 'Group created' });
       props.onSaved();
     } catch (error) {
-      const found = error instanceof ApiError ? firstErrors(error.fieldErrors) : {};
+      const failed = asApiError(error);
+      const found = failed ? firstErrors(failed.fieldErrors) : {};
       setErrors(found);
       if (!found.name && !found.description && !found.members) setFailure(saveFailed);
     } finally {

@@ -11,44 +11,58 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Edit from '@mui/icons-material/Edit';
 import type { Group } from '@filerunner/protocol';
 import { firstErrorMessage } from '../../app/api-client';
-import { useApi, useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToast } from '../../components/toast-context';
 import { GroupDialog } from './GroupDialog';
 import { MemberListEditor } from './MemberListEditor';
-import { refreshUserManagement } from './user-management-slice';
-import { usersApi } from './users-api';
+import {
+  useAddGroupMembersMutation,
+  useAddMasterMembersMutation,
+  useContractUsersQuery,
+  useGroupsQuery,
+  useRemoveGroupMembersMutation,
+  useRemoveGroupMutation,
+  useRemoveMasterMembersMutation,
+} from './users-api';
 
 const changeFailed = "Sorry, we couldn't change that group. Please try again.";
 const MASTER_GROUP = 'Master group';
 
 /** The Groups List tab: the master group's members, then every group with its members. */
 export function GroupsListTab({ slug }: { slug: string }) {
-  const api = useApi();
-  const dispatch = useAppDispatch();
   const toast = useToast();
-  const { users, groups, masterMembers, groupsStatus } = useAppSelector((s) => s.userManagement);
+  const lists = { params: { slug } };
+  const users = useContractUsersQuery(lists).currentData ?? [];
+  const groupsList = useGroupsQuery(lists);
+  const groups = groupsList.currentData?.groups ?? [];
+  const masterMembers = groupsList.currentData?.master_group.members ?? [];
+  const [deleteGroup] = useRemoveGroupMutation();
+  const [addGroupMembers] = useAddGroupMembersMutation();
+  const [removeGroupMembers] = useRemoveGroupMembersMutation();
+  const [addMasterMembers] = useAddMasterMembersMutation();
+  const [removeMasterMembers] = useRemoveMasterMembersMutation();
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
   const [busy, setBusy] = useState(false);
 
-  /** Runs a change, tells the person how it went, and reloads both lists. */
-  const change = async (work: () => Promise<unknown>, success: string): Promise<boolean> => {
+  /** Runs a change and tells the person how it went (the lists refetch either way). */
+  const change = async (work: { unwrap(): Promise<unknown> }, success: string) => {
     try {
-      await work();
+      await work.unwrap();
       toast({ severity: 'success', message: success });
       return true;
     } catch (error) {
       toast({ severity: 'error', message: firstErrorMessage(error, changeFailed) });
       return false;
-    } finally {
-      await dispatch(refreshUserManagement(slug));
     }
   };
 
   const removeGroup = async (group: Group) => {
     setBusy(true);
-    await change(() => usersApi.removeGroup(api, slug, group.id), `Group ${group.name} deleted`);
+    await change(
+      deleteGroup({ params: { slug, groupId: group.id } }),
+      `Group ${group.name} deleted`,
+    );
     setBusy(false);
     setDeleting(null);
   };
@@ -64,10 +78,10 @@ export function GroupsListTab({ slug }: { slug: string }) {
           Create Group
         </Button>
       </Stack>
-      {groupsStatus === 'pending' && groups.length === 0 && masterMembers.length === 0 && (
+      {groupsList.isFetching && !groupsList.currentData && (
         <CircularProgress aria-label="Loading groups" />
       )}
-      {groupsStatus === 'rejected' && (
+      {groupsList.isError && (
         <Alert severity="error">
           Sorry, we couldn't load the groups of this project. Please try again later.
         </Alert>
@@ -81,17 +95,20 @@ export function GroupsListTab({ slug }: { slug: string }) {
           members={masterMembers}
           users={users}
           onAdd={(ids) =>
-            change(() => usersApi.addMasterMembers(api, slug, ids), 'Master group updated')
+            change(
+              addMasterMembers({ params: { slug }, body: { master_members: ids } }),
+              'Master group updated',
+            )
           }
           onRemove={(member) =>
             change(
-              () => usersApi.removeMasterMembers(api, slug, [member.id]),
+              removeMasterMembers({ params: { slug }, body: { master_members: [member.id] } }),
               `${member.name} removed from the master group`,
             )
           }
         />
       </GroupCard>
-      {groupsStatus === 'fulfilled' && groups.length === 0 && (
+      {groupsList.currentData && groups.length === 0 && (
         <Typography color="text.secondary" sx={{ mt: 2 }}>
           No groups yet. Create one to let its members exchange packages among themselves.
         </Typography>
@@ -122,13 +139,19 @@ export function GroupsListTab({ slug }: { slug: string }) {
             users={users}
             onAdd={(ids) =>
               change(
-                () => usersApi.addGroupMembers(api, slug, group.id, ids),
+                addGroupMembers({
+                  params: { slug, groupId: group.id },
+                  body: { group_id: group.id, members: ids },
+                }),
                 `Group ${group.name} updated`,
               )
             }
             onRemove={(member) =>
               change(
-                () => usersApi.removeGroupMembers(api, slug, group.id, [member.id]),
+                removeGroupMembers({
+                  params: { slug, groupId: group.id },
+                  body: { members: [member.id] },
+                }),
                 `${member.name} removed from ${group.name}`,
               )
             }
@@ -141,10 +164,7 @@ export function GroupsListTab({ slug }: { slug: string }) {
           group={editing === 'new' ? null : editing}
           users={users}
           onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void dispatch(refreshUserManagement(slug));
-          }}
+          onSaved={() => setEditing(null)}
         />
       )}
       <ConfirmDialog

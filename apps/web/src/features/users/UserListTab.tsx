@@ -9,26 +9,34 @@ import Typography from '@mui/material/Typography';
 import Search from '@mui/icons-material/Search';
 import type { ContractUser } from '@filerunner/protocol';
 import { firstErrorMessage } from '../../app/api-client';
-import { useApi, useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../app/hooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 import { useToast } from '../../components/toast-context';
 import { AddExternalUsersDialog } from './AddExternalUsersDialog';
 import { AddUserDialog } from './AddUserDialog';
 import { UserTable } from './UserTable';
-import { refreshUserManagement } from './user-management-slice';
 import { draftOf, filterUsers, hasChanges, rowChanges, type UserDraft } from './user-list';
-import { usersApi } from './users-api';
+import {
+  useContractUsersQuery,
+  useGroupsQuery,
+  useRemoveContractUserMutation,
+  useUpdatePermissionsMutation,
+  useUpdateUserNameMutation,
+} from './users-api';
 
 const saveFailed = "Sorry, we couldn't save that change. Please try again.";
 const removeFailed = "Sorry, we couldn't remove that user. Please try again.";
 
 /** The User List tab: search, view and edit modes, add users, add external users, remove. */
 export function UserListTab({ slug }: { slug: string }) {
-  const api = useApi();
-  const dispatch = useAppDispatch();
   const toast = useToast();
-  const { users, usersStatus, groups } = useAppSelector((s) => s.userManagement);
+  const usersList = useContractUsersQuery({ params: { slug } });
+  const users = usersList.currentData ?? [];
+  const groups = useGroupsQuery({ params: { slug } }).currentData?.groups ?? [];
+  const [updateName] = useUpdateUserNameMutation();
+  const [updatePermissions] = useUpdatePermissionsMutation();
+  const [removeUser] = useRemoveContractUserMutation();
   const meId = useAppSelector((s) => s.auth.user?.id);
   const [query, setQuery] = useState('');
   const [editing, setEditing] = useState(false);
@@ -60,16 +68,21 @@ export function UserListTab({ slug }: { slug: string }) {
       const changes = draft ? rowChanges(user, draft) : null;
       if (!changes) continue;
       try {
-        if (changes.name !== undefined) await usersApi.updateName(api, slug, user.id, changes.name);
+        const params = { slug, userId: user.id };
+        if (changes.name !== undefined) {
+          await updateName({ params, body: { name: changes.name } }).unwrap();
+        }
         if (changes.permissions) {
-          await usersApi.updatePermissions(api, slug, user.id, changes.permissions);
+          await updatePermissions({
+            params,
+            body: { id: user.id, ...changes.permissions },
+          }).unwrap();
         }
       } catch (error) {
         failed.add(user.id);
         failures.push(`${user.email}: ${firstErrorMessage(error, saveFailed)}`);
       }
     }
-    await dispatch(refreshUserManagement(slug));
     setSaving(false);
     if (failures.length === 0) {
       stopEditing();
@@ -86,9 +99,8 @@ export function UserListTab({ slug }: { slug: string }) {
   const remove = async (user: ContractUser) => {
     setBusy(true);
     try {
-      await usersApi.remove(api, slug, user.id);
+      await removeUser({ params: { slug, userId: user.id } }).unwrap();
       toast({ severity: 'success', message: `${user.name} was removed from the project.` });
-      await dispatch(refreshUserManagement(slug));
     } catch (error) {
       toast({ severity: 'error', message: firstErrorMessage(error, removeFailed) });
     } finally {
@@ -151,10 +163,10 @@ export function UserListTab({ slug }: { slug: string }) {
           )}
         </Stack>
       </Stack>
-      {usersStatus === 'pending' && users.length === 0 && (
+      {usersList.isFetching && users.length === 0 && (
         <CircularProgress aria-label="Loading users" />
       )}
-      {usersStatus === 'rejected' && (
+      {usersList.isError && (
         <Alert severity="error">
           Sorry, we couldn't load the users of this project. Please try again later.
         </Alert>
@@ -197,18 +209,11 @@ export function UserListTab({ slug }: { slug: string }) {
         Remove {removing?.name} ({removing?.email}) from this project and its groups? Their account,
         and the packages they sent or received, are kept.
       </ConfirmDialog>
-      <AddUserDialog
-        open={adding}
-        slug={slug}
-        groups={groups}
-        onClose={() => setAdding(false)}
-        onAdded={() => void dispatch(refreshUserManagement(slug))}
-      />
+      <AddUserDialog open={adding} slug={slug} groups={groups} onClose={() => setAdding(false)} />
       <AddExternalUsersDialog
         open={addingExternal}
         slug={slug}
         onClose={() => setAddingExternal(false)}
-        onAdded={() => void dispatch(refreshUserManagement(slug))}
       />
     </>
   );

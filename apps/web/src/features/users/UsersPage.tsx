@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -7,25 +6,24 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { selectSelectedContract } from '../projects/projects-slice';
+import { skipToken } from '@reduxjs/toolkit/query';
+import { useAppSelector } from '../../app/hooks';
+import { selectSelectedContract } from '../projects/projects-api';
 import { GroupsListTab } from './GroupsListTab';
 import { UserListTab } from './UserListTab';
-import { refreshUserManagement } from './user-management-slice';
 import { userCounts } from './user-list';
+import { useContractUsersQuery, useGroupsQuery } from './users-api';
 
 /** /users — the project's users and groups (admins). `?tab=groups` opens the Groups List. */
 export function UsersPage() {
-  const dispatch = useAppDispatch();
   const contract = useAppSelector(selectSelectedContract);
-  const users = useAppSelector((s) => s.userManagement.users);
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'groups' ? 'groups' : 'users';
-  const slug = contract?.slug;
-
-  useEffect(() => {
-    if (slug) void dispatch(refreshUserManagement(slug));
-  }, [dispatch, slug]);
+  // Both lists are read afresh on each visit: another admin may have changed them meanwhile.
+  const lists = contract ? { params: { slug: contract.slug } } : skipToken;
+  const fresh = { refetchOnMountOrArgChange: true };
+  const users = useContractUsersQuery(lists, fresh).currentData ?? [];
+  useGroupsQuery(lists, fresh);
 
   if (!contract) return null;
   const counts = userCounts(users);

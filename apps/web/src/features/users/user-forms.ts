@@ -1,5 +1,4 @@
-import { adminMessages } from '@filerunner/protocol';
-import { withLeadingPlus } from '../profile/profile-form';
+import { adminMessages, withLeadingPlus } from '@filerunner/protocol';
 import type { ExternalUser, NewContractUser } from './users-api';
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,68 +1,77 @@
-import type { ContractUser, Group, GroupMember, GroupsResponse } from '@filerunner/protocol';
-import type { ApiClient } from '../../app/api-client';
+import { api, type ContractUser, type RouteArgs } from '@filerunner/protocol';
+import { apiSlice, mutation, query } from '../../app/api';
 
-/** `POST /contracts/{slug}/users/`: a person to add to the project. */
-export interface NewContractUser {
-  first_name: string;
-  last_name: string;
-  email: string;
-  mobile?: string;
-  project_admin: boolean;
-  send: boolean;
-  add_to_master_group: boolean;
-  groups: number[];
+/** What the add-user call takes, as the Add User dialog builds it. */
+export type NewContractUser = RouteArgs<typeof api.users.add>['body'];
+/** One row of the add-external-users call. */
+export type ExternalUser = RouteArgs<typeof api.users.addExternal>['body'][number];
+
+/**
+ * A user's groups show in the user list and a group's members in the groups list, and both
+ * decide whom senders may reach: every change refetches all three. A refused change refetches
+ * too, so a list another admin changed meanwhile is shown as it is.
+ */
+const membership = ['ContractUsers', 'Groups', 'Recipients'] as const;
+const changes = { invalidatesTags: [...membership] };
+
+/**
+ * A row's change answers with the user as saved. Written into the cached list at once, the list
+ * shows it as soon as edit mode ends rather than after the reload (a refused change only reloads).
+ */
+function showSaved(slug: string, saved: ContractUser) {
+  return usersApi.util.updateQueryData('contractUsers', { params: { slug } }, (list) => {
+    const index = list.findIndex((u) => u.id === saved.id);
+    if (index >= 0) list[index] = saved;
+  });
 }
 
-export interface ExternalUser {
-  email: string;
-  mobile?: string;
-}
-
-export interface GroupFields {
-  name: string;
-  description: string;
-  /** With the group fields, the group's whole membership; omitted, membership is unchanged. */
-  members?: number[];
-}
-
-export interface Permissions {
-  send: boolean;
-  admin: boolean;
-  enabled: boolean;
-}
-
-const base = (slug: string) => `/contracts/${encodeURIComponent(slug)}`;
-
-/** The calls of the Users screen (spec 000 section 7, "Contracts, users, groups"). */
-export const usersApi = {
-  list: (api: ApiClient, slug: string) => api.get<ContractUser[]>(`${base(slug)}/permissions/`),
-  add: (api: ApiClient, slug: string, user: NewContractUser) =>
-    api.post<ContractUser>(`${base(slug)}/users/`, user),
-  addExternal: (api: ApiClient, slug: string, users: ExternalUser[]) =>
-    api.post<ContractUser[]>(`${base(slug)}/users/external/`, users),
-  updatePermissions: (api: ApiClient, slug: string, id: number, permissions: Permissions) =>
-    api.post<ContractUser>(`${base(slug)}/permissions/${id}/`, { id, ...permissions }),
-  updateName: (api: ApiClient, slug: string, id: number, name: string) =>
-    api.post<ContractUser>(`${base(slug)}/userdetails/${id}/`, { name }),
-  remove: (api: ApiClient, slug: string, id: number) =>
-    api.post<undefined>(`${base(slug)}/removeuser/${id}/`),
-
-  groups: (api: ApiClient, slug: string) => api.get<GroupsResponse>(`${base(slug)}/groups/`),
-  addGroup: (api: ApiClient, slug: string, fields: GroupFields) =>
-    api.post<Group>(`${base(slug)}/addgroup/`, fields),
-  editGroup: (api: ApiClient, slug: string, id: number, fields: GroupFields) =>
-    api.post<Group>(`${base(slug)}/editgroup/${id}/`, fields),
-  removeGroup: (api: ApiClient, slug: string, id: number) =>
-    api.post<undefined>(`${base(slug)}/removegroup/${id}/`),
-  addGroupMembers: (api: ApiClient, slug: string, id: number, members: number[]) =>
-    api.post<Group>(`${base(slug)}/groups/${id}/`, { group_id: id, members }),
-  removeGroupMembers: (api: ApiClient, slug: string, id: number, members: number[]) =>
-    api.post<Group>(`${base(slug)}/groups/${id}/remove/`, { members }),
-  addMasterMembers: (api: ApiClient, slug: string, ids: number[]) =>
-    api.post<{ members: GroupMember[] }>(`${base(slug)}/mastermembers/add/`, {
-      master_members: ids,
+/** The calls of the Users screen: the project's users, its groups and the master group. */
+export const usersApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    contractUsers: query(build, api.users.list, { providesTags: ['ContractUsers'] }),
+    addContractUser: mutation(build, api.users.add, changes),
+    addExternalUsers: mutation(build, api.users.addExternal, changes),
+    updatePermissions: mutation(build, api.users.updatePermissions, {
+      ...changes,
+      async onQueryStarted({ params }, { dispatch, queryFulfilled }) {
+        const answer = await queryFulfilled.catch(() => null);
+        if (answer) dispatch(showSaved(params.slug, answer.data));
+      },
     }),
-  /** Takes the listed users out of the master group (see docs/decisions/001). */
-  removeMasterMembers: (api: ApiClient, slug: string, ids: number[]) =>
-    api.post<{ members: GroupMember[] }>(`${base(slug)}/mastermembers/`, { master_members: ids }),
-};
+    updateUserName: mutation(build, api.users.updateName, {
+      ...changes,
+      async onQueryStarted({ params }, { dispatch, queryFulfilled }) {
+        const answer = await queryFulfilled.catch(() => null);
+        if (answer) dispatch(showSaved(params.slug, answer.data));
+      },
+    }),
+    removeContractUser: mutation(build, api.users.remove, changes),
+
+    groups: query(build, api.groups.list, { providesTags: ['Groups'] }),
+    addGroup: mutation(build, api.groups.add, changes),
+    editGroup: mutation(build, api.groups.edit, changes),
+    removeGroup: mutation(build, api.groups.remove, changes),
+    addGroupMembers: mutation(build, api.groups.addMembers, changes),
+    removeGroupMembers: mutation(build, api.groups.removeMembers, changes),
+    addMasterMembers: mutation(build, api.groups.addMasterMembers, changes),
+    /** Takes the listed users out of the master group (see docs/decisions/001). */
+    removeMasterMembers: mutation(build, api.groups.removeMasterMembers, changes),
+  }),
+});
+
+export const {
+  useContractUsersQuery,
+  useAddContractUserMutation,
+  useAddExternalUsersMutation,
+  useUpdatePermissionsMutation,
+  useUpdateUserNameMutation,
+  useRemoveContractUserMutation,
+  useGroupsQuery,
+  useAddGroupMutation,
+  useEditGroupMutation,
+  useRemoveGroupMutation,
+  useAddGroupMembersMutation,
+  useRemoveGroupMembersMutation,
+  useAddMasterMembersMutation,
+  useRemoveMasterMembersMutation,
+} = usersApi;

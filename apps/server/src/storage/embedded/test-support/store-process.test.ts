@@ -3,8 +3,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EmbeddedDriver } from '../embedded-driver';
 import { generatedBody, getDigest, putStream } from './generated-body';
 import { startStoreProcess, type StoreProcess } from './store-process-handle';
@@ -118,28 +117,25 @@ describe('embedded store in its own process', () => {
     const { driver } = await start();
     const upload = await startHalfUpload(driver, 'abandoned');
     upload.destroy();
-    for (
-      let attempt = 0;
-      attempt < 100 && (await readdir(path.join(root, '.tmp'))).length > 0;
-      attempt++
-    ) {
-      await sleep(20);
-    }
-    expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+    await vi.waitFor(async () => expect(await readdir(path.join(root, '.tmp'))).toEqual([]), {
+      timeout: 2000,
+      interval: 20,
+    });
     expect((await getDigest(url(driver, 'GET', 'abandoned'))).status).toBe(404);
   }, 30_000);
 });
 
 /** Waits until `count` temp files have grown to `bytes` each (bodies are streaming to disk). */
 async function waitForTempFiles(tempDir: string, count: number, bytes: number): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    let grown = 0;
-    for (const name of await readdir(tempDir)) {
-      const info = await stat(path.join(tempDir, name)).catch(() => null);
-      if (info && info.size >= bytes) grown++;
-    }
-    if (grown >= count) return;
-    await sleep(25);
-  }
-  throw new Error(`fewer than ${count} temp files reached ${bytes} bytes`);
+  await vi.waitFor(
+    async () => {
+      let grown = 0;
+      for (const name of await readdir(tempDir).catch(() => [] as string[])) {
+        const info = await stat(path.join(tempDir, name)).catch(() => null);
+        if (info && info.size >= bytes) grown++;
+      }
+      if (grown < count) throw new Error(`fewer than ${count} temp files reached ${bytes} bytes`);
+    },
+    { timeout: 10_000, interval: 25 },
+  );
 }

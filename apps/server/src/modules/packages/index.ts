@@ -1,0 +1,2 @@
+// What code outside the feature modules (the jobs) takes from packages.
+export { packageWithContract } from './packages.repository';

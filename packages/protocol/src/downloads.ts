@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { defineRoute, slugParam } from './api/route';
+
+/** A grant to download the whole package as one tar. */
+export const packageDownloadGrant = z.object({
+  filename: z.string(),
+  /** Works without a session for 24 hours, whole or in ranged chunks. */
+  download_url: z.string(),
+  size: z.number(),
+  num_files: z.number(),
+});
+export type PackageDownloadGrant = z.infer<typeof packageDownloadGrant>;
+
+/** A grant to download one file of the package. */
+export const fileDownloadGrant = z.object({
+  filename: z.string(),
+  download_url: z.string(),
+  size: z.number(),
+});
+export type FileDownloadGrant = z.infer<typeof fileDownloadGrant>;
+
+const packageParams = z.object({ slug: slugParam });
+
+/**
+ * Downloads: a signed-in recipient asks for a grant (the whole package as a tar, or one file),
+ * then fetches its URL with any downloader, whole or in ranged chunks, without a session.
+ */
+export const downloadRoutes = {
+  packageGrant: defineRoute({
+    method: 'GET',
+    path: '/packages/:slug/download/',
+    summary: 'A download URL for the whole package as one tar',
+    auth: 'user',
+    params: packageParams,
+    status: 200,
+    response: packageDownloadGrant,
+  }),
+  fileGrant: defineRoute({
+    method: 'GET',
+    path: '/packages/:slug/download/*',
+    summary: 'A download URL for one file of the package, named by its path in the package',
+    auth: 'user',
+    // The rest of the path is the file's user path; the external page's form ends in '/'.
+    params: packageParams.extend({ '*': z.string() }),
+    status: 200,
+    response: fileDownloadGrant,
+  }),
+  download: defineRoute({
+    method: ['GET', 'HEAD'],
+    path: '/downloads/:token/:filename',
+    summary: "A grant's bytes: the tar or the file, whole or one range (the URL is the credential)",
+    auth: 'public',
+    params: z.object({ token: z.string().min(1).max(200), filename: z.string() }),
+    status: 200,
+    response: 'binary',
+  }),
+};
