@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute, rowId, slugParam } from './api/route';
 import { limits } from './limits';
 
-/** Strings of the users, groups, settings, branding and export screens (spec 000 sections 5, 8). */
+/** Strings of the users, groups, settings, branding and export screens. */
 export const adminMessages = {
   required: 'This field is required.',
   groupNameRequired: 'Group name is required',

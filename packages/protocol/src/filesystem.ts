@@ -40,7 +40,7 @@ export function filenameProblem(name: string, constraints: FilesystemConstraints
   return invalid ? filenameMessages.invalid : null;
 }
 
-/** The problems of a '/'-separated path, one per offending segment (spec: checked per segment). */
+/** The problems of a '/'-separated path, one per offending segment (checked per segment). */
 export function pathProblems(path: string, constraints: FilesystemConstraints): string[] {
   return path.split('/').flatMap((segment) => {
     const reason = filenameProblem(segment, constraints);

@@ -1,4 +1,4 @@
-/** Business constants and limits (spec 000 section 9, spec 001 section 9). */
+/** Business constants and limits shared by the server and the web app. */
 export const limits = {
   avatarMaxBytes: 1_000_000,
   avatarTypes: ['image/png', 'image/jpeg'] as readonly string[],

@@ -1,4 +1,4 @@
-/** User-facing strings of the spec's error catalogue (section 8) and validation rules (section 5). */
+/** User-facing error and validation messages of the accounts screens and calls. */
 export const messages = {
   login: {
     failed:

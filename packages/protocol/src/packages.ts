@@ -4,7 +4,7 @@ import { fileFolderClash, isPackagePath, packagePathMax } from './package-paths'
 
 export { fileFolderClash, isPackagePath } from './package-paths';
 
-/** Strings of the send screen and the upload calls (spec 000 sections 5, 8; spec 001 section 8). */
+/** Strings of the send screen and the upload calls. */
 export const sendMessages = {
   selectContract: 'Please select a contract',
   selectRecipients: 'Please select some recipients',
@@ -25,7 +25,7 @@ export const sendMessages = {
   periodTooLong: 'The access period can be at most 15 days.',
   periodEndInPast: 'The access period cannot end in the past.',
   unknownStorageGroup: 'That storage location does not exist in this contract.',
-  // The upload errors the engine shows (spec 001 section 8).
+  // The upload errors the engine shows.
   updateFilesFailed: 'Error updating package files',
   sloFailed: 'Error creating SLO',
   completeFailed: 'Uploads failed to complete',
@@ -40,7 +40,7 @@ export const sendMessages = {
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 200 visible ASCII characters.',
 } as const;
 
-/** Package limits (spec 000 section 9, spec 001 section 9). */
+/** Package limits: names, access period, file counts, manifest sizes. */
 export const packageLimits = {
   nameMax: 255,
   /** The longest access period, and how long a package is stored after upload at most. */
@@ -56,7 +56,7 @@ export const packageLimits = {
 
 const DAY_MS = 86_400_000;
 
-/** What is wrong with an access period, or null (spec 000 section 5, "Access period"). */
+/** What is wrong with an access period, or null. */
 export function accessPeriodProblem(
   validFrom: Date,
   validTo: Date,

@@ -1,5 +1,5 @@
 /**
- * The password rules of the spec (section 5), shared by the live requirements list in the web app
+ * The password rules, shared by the live requirements list in the web app
  * and the server, which enforces them again on every password it stores.
  */
 export interface PasswordRequirement {

@@ -12,7 +12,7 @@ export function withLeadingPlus(mobile: string): string {
 
 /**
  * A mobile number as stored and sent: E.164 with its leading +, which is added when missing
- * (spec: "Mobile gets a leading + if missing"). Null when it is not a valid number.
+ * ("Mobile gets a leading + if missing"). Null when it is not a valid number.
  */
 export function normalizeMobile(input: string): string | null {
   const trimmed = input.replace(/[\s()-]/g, '');

@@ -1,31 +1,12 @@
-import { combineReducers, configureStore, type UnknownAction } from '@reduxjs/toolkit';
+import { configureStore } from '@reduxjs/toolkit';
 import type { User } from '@filerunner/protocol';
-import { authReducer, initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
-import { packagesReducer } from '../features/packages/packages-slice';
-import { projectsReducer } from '../features/projects/projects-slice';
-import { downloadsReducer } from '../features/transfers/downloads-slice';
-import { transfersReducer } from '../features/transfers/transfers-slice';
-import { uploadsReducer } from '../features/transfers/uploads-slice';
+import { initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
 import { apiSlice } from './api';
 import { createApiClient } from './api-client';
 import { readStored, storageKeys, writeStored } from './local-storage';
-import { resetClientState } from './reset';
+import { areas, rootReducer, type RootState } from './root-reducer';
 
-const areas = combineReducers({
-  [apiSlice.reducerPath]: apiSlice.reducer,
-  auth: authReducer,
-  packages: packagesReducer,
-  projects: projectsReducer,
-  uploads: uploadsReducer,
-  downloads: downloadsReducer,
-  transfers: transfersReducer,
-});
-
-export type RootState = ReturnType<typeof areas>;
-
-function rootReducer(state: RootState | undefined, action: UnknownAction): RootState {
-  return areas(resetClientState.match(action) ? undefined : state, action);
-}
+export type { RootState } from './root-reducer';
 
 function preloadedState(): RootState {
   const initial = areas(undefined, { type: 'app/init' });

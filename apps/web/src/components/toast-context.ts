@@ -9,7 +9,7 @@ export interface Toast {
 
 export const ToastContext = createContext<(toast: Toast) => void>(() => undefined);
 
-/** Shows a short message that hides itself (spec: after 5000 ms). */
+/** Shows a short message that hides itself (after 5000 ms). */
 export function useToast(): (toast: Toast) => void {
   return useContext(ToastContext);
 }

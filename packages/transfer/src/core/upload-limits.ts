@@ -1,5 +1,5 @@
 /**
- * The upload planner's limits (spec 001 section 9). Sizes in MB are decimal, as the product
+ * The upload planner's limits. Sizes in MB are decimal, as the product
  * shows them; the chunk-size steps are in GiB, as the spec writes them.
  */
 export const MB = 1_000_000;

@@ -1,4 +1,4 @@
-/** What a recipient is told when a download cannot start (spec 000 section 8, "Package fetch"). */
+/** What a recipient is told when a download cannot start, in the words the package page shows. */
 export const downloadMessages = {
   notFound: 'Sorry we cannot find that package',
   expired: 'This package has expired.',

@@ -6,7 +6,7 @@ import {
   type TestServer,
 } from '../../../test/harness';
 import { everyKindOfFile, TestUploader } from '../../../test/uploader';
-import { swiftEnvironment } from '../../storage/swift/swift-test-environment';
+import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 import { insertGroup } from '../contracts/groups.service';
 import { extractWithTar } from './download-fixtures';
 
@@ -88,14 +88,7 @@ describe.runIf(swift !== null)('a package sent to OpenStack Swift (SWIFT_AUTH_UR
   let server: TestServer;
   afterAll(() => server?.close());
   it('downloads as the files that were sent, read from Swift', async () => {
-    const env = swift!;
-    server = await startTestServer({
-      STORAGE_DRIVER: 'swift',
-      SWIFT_AUTH_URL: env.authUrl,
-      SWIFT_USER: env.user,
-      SWIFT_KEY: env.key,
-      SWIFT_TEMPURL_KEY: env.tempUrlKey,
-    });
+    server = await startTestServer(swiftServerSettings(swift!));
     await sendAndDownload(server);
   });
 });

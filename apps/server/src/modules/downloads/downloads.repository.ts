@@ -168,7 +168,7 @@ export async function downloadNoticeFacts(db: Database, packageId: number, recip
   return { ...row, recipient };
 }
 
-/** One download as the sender's recipient list shows it (spec 000: Recipient.downloads). */
+/** One download as the sender's recipient list shows it (a recipient's download history). */
 export interface RecipientDownload {
   /** When the first byte left, ISO 8601. */
   min_ts: string;

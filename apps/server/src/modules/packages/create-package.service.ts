@@ -55,7 +55,7 @@ async function contractOfCaller(ctx: AppContext, principal: Principal, ref: stri
 }
 
 /**
- * An ad-hoc address becomes an external member of the contract (spec: "Ad-hoc users are
+ * An ad-hoc address becomes an external member of the contract ("Ad-hoc users are
  * registered on the contract before sending"). An address that already belongs to a member the
  * sender may not reach by the group rules is refused, so typing an email never bypasses groups.
  */

@@ -12,7 +12,7 @@ import { everyKindOfFile, fileBytes, TestUploader, type TestFile } from '../../.
 import { contracts, defaultContractSettings, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.service';
-import { swiftEnvironment } from '../../storage/swift/swift-test-environment';
+import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 
 let server: TestServer;
 let fx: Awaited<ReturnType<typeof contractFixture>>;
@@ -64,14 +64,7 @@ describe.runIf(swift !== null)('sending a package to OpenStack Swift (SWIFT_AUTH
   let swiftServer: TestServer;
   afterAll(() => swiftServer?.close());
   it('stores every kind of file on Swift and sends the package', async () => {
-    const env = swift!;
-    swiftServer = await startTestServer({
-      STORAGE_DRIVER: 'swift',
-      SWIFT_AUTH_URL: env.authUrl,
-      SWIFT_USER: env.user,
-      SWIFT_KEY: env.key,
-      SWIFT_TEMPURL_KEY: env.tempUrlKey,
-    });
+    swiftServer = await startTestServer(swiftServerSettings(swift!));
     const setUp = await setUpContract(swiftServer);
     await sendsEveryKindOfFile(swiftServer, setUp.fx, setUp.sender);
   });

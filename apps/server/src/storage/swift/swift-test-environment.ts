@@ -22,3 +22,14 @@ export function swiftEnvironment(
     throw new Error('SWIFT_AUTH_URL is set: SWIFT_USER and SWIFT_KEY are needed too');
   return { authUrl, user, key, tempUrlKey: env.SWIFT_TEMPURL_KEY || 'filerunner-conformance-key' };
 }
+
+/** The server settings that store a test server's objects on that Swift. */
+export function swiftServerSettings(swift: SwiftTestEnvironment): Record<string, string> {
+  return {
+    STORAGE_DRIVER: 'swift',
+    SWIFT_AUTH_URL: swift.authUrl,
+    SWIFT_USER: swift.user,
+    SWIFT_KEY: swift.key,
+    SWIFT_TEMPURL_KEY: swift.tempUrlKey,
+  };
+}

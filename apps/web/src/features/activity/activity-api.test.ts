@@ -1,8 +1,6 @@
-import { configureStore } from '@reduxjs/toolkit';
-import { describe, expect, it } from 'vitest';
-import type { ActivityPackage, ActivityPage, ApiRoute } from '@filerunner/protocol';
-import { apiSlice } from '../../app/api';
-import type { ApiClient } from '../../app/api-client';
+import { describe, expect, it, vi } from 'vitest';
+import type { ActivityPackage, ActivityPage } from '@filerunner/protocol';
+import { storeAnswering } from '../../app/test-support/api-store';
 import { activityApi, activityList, type ActivitySearch } from './activity-api';
 
 const pkg = (id: number) => ({ id, slug: `p${id}`, name: `Package ${id}` }) as ActivityPackage;
@@ -15,24 +13,18 @@ const answer = (page: number, ids: number[], hasMore: boolean): ActivityPage => 
 
 type PageArgs = { params: { contract: string }; query: { text?: string; page: number } };
 
-/** A store whose client answers each activity call with `answer`, in the order it is settled. */
-function storeAnswering(answerOf: (args: PageArgs) => Promise<ActivityPage>) {
-  const client = { call: async (_route: ApiRoute, args: unknown) => answerOf(args as PageArgs) };
-  return configureStore({
-    reducer: { [apiSlice.reducerPath]: apiSlice.reducer },
-    middleware: (getDefault) =>
-      getDefault({ thunk: { extraArgument: { api: client as ApiClient } } }).concat(
-        apiSlice.middleware,
-      ),
-  });
+/** A store whose client answers each activity page asked with `answerOf`. */
+function pagesAnswering(answerOf: (args: PageArgs) => Promise<ActivityPage>) {
+  // This store is asked for activity pages only.
+  return storeAnswering((_route, args) => answerOf(args as PageArgs));
 }
 
-const listOf = (store: ReturnType<typeof storeAnswering>, search: ActivitySearch) =>
+const listOf = (store: ReturnType<typeof pagesAnswering>['store'], search: ActivitySearch) =>
   activityList(activityApi.endpoints.activity.select(search)(store.getState()).data);
 
 describe('activity', () => {
   it("appends the pages that 'Load more' fetches", async () => {
-    const store = storeAnswering(async ({ query }) =>
+    const { store } = pagesAnswering(async ({ query }) =>
       query.page === 1 ? answer(1, [1, 2], true) : answer(2, [3], false),
     );
     const search = { slug: 'demo', text: '' };
@@ -46,14 +38,14 @@ describe('activity', () => {
 
   it('starts a new search at page 1 and keeps the answer of the one typed over apart', async () => {
     const pending = new Map<string, (page: ActivityPage) => void>();
-    const store = storeAnswering(
+    const { store } = pagesAnswering(
       ({ query }) => new Promise((resolve) => pending.set(query.text ?? '', resolve)),
     );
     const typedOver = { slug: 'demo', text: 'rep' };
     const latest = { slug: 'demo', text: 'report' };
     const first = store.dispatch(activityApi.endpoints.activity.initiate(typedOver));
     const second = store.dispatch(activityApi.endpoints.activity.initiate(latest));
-    await Promise.resolve();
+    await vi.waitFor(() => expect([...pending.keys()]).toEqual(['rep', 'report']));
     pending.get('report')!(answer(1, [2], false));
     await second;
     pending.get('rep')!(answer(1, [1], false));

@@ -10,7 +10,7 @@ export const reportPeriodLabels: Record<ReportPeriod, string> = {
   custom: 'Custom range',
 };
 
-/** Reports are built and mailed in the background (spec: they may take up to 24 hours). */
+/** Reports are built and mailed in the background (they may take up to 24 hours). */
 export const reportDelayNote = 'Reports can take up to 24 hours to arrive.';
 
 export interface ExportForm {
@@ -22,7 +22,7 @@ export interface ExportForm {
 
 /**
  * Why the export cannot be asked for, or null: a custom period needs both dates, neither later
- * than today, and the end not before the start (spec). `today` is YYYY-MM-DD in UTC, the
+ * than today, and the end not before the start. `today` is YYYY-MM-DD in UTC, the
  * calendar the server's reports use.
  */
 export function exportProblem(form: ExportForm, today: string): string | null {

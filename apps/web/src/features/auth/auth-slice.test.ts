@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { configureStore } from '@reduxjs/toolkit';
-import { api, messages, type ApiRoute, type User } from '@filerunner/protocol';
-import { apiSlice } from '../../app/api';
-import { ApiError, type ApiClient } from '../../app/api-client';
+import { api, messages, type User } from '@filerunner/protocol';
+import { ApiError } from '../../app/api-client';
 import { resetClientState } from '../../app/reset';
+import { storeAnswering, type Answer } from '../../app/test-support/api-store';
 import { profileApi } from '../profile/profile-api';
 import { authApi, logout } from './auth-api';
 import { authReducer, initialAuthState, sessionExpiresReceived } from './auth-slice';
@@ -13,24 +12,14 @@ const user = { id: 1, email: 'a@example.com', show_select_storage: false } as Us
 const failure = (status: number, body?: unknown) =>
   new ApiError(status ? 'HTTP_ERROR' : 'NETWORK_ERROR', status, body, `failed ${status}`);
 
-/** A store of the auth area and the API cache, whose calls `answer` answers. */
-function storeAnswering(answer: (route: ApiRoute) => unknown, signedInAs: User | null = user) {
-  const calls: string[] = [];
-  const client: ApiClient = {
-    call: (async (route: ApiRoute) => {
-      calls.push(`${String(route.method)} ${route.path}`);
-      return answer(route);
-    }) as ApiClient['call'],
-  };
-  const store = configureStore({
-    reducer: { [apiSlice.reducerPath]: apiSlice.reducer, auth: authReducer },
+/** The app's store, signed in as `signedInAs`, whose calls `answer` answers. */
+function authStore(answer: Answer, signedInAs: User | null = user) {
+  const { store, calls } = storeAnswering(answer, {
     preloadedState: { auth: { ...initialAuthState, user: signedInAs } },
-    middleware: (getDefault) =>
-      getDefault({ thunk: { extraArgument: { api: client } } }).concat(apiSlice.middleware),
   });
-  // The app's thunks are typed for the app's whole store; this one has the areas they touch.
-  const signOut = () => store.dispatch(logout() as never) as Promise<void>;
-  return { store, calls, signOut };
+  const asked = () => calls.map(({ route }) => `${String(route.method)} ${route.path}`);
+  const signOut = () => store.dispatch(logout());
+  return { store, asked, signOut };
 }
 
 const throwing = (error: unknown) => () => {
@@ -39,14 +28,14 @@ const throwing = (error: unknown) => () => {
 
 describe('the signed-in user', () => {
   it('is forgotten when loading it answers 4xx, so the login redirect happens', async () => {
-    const { store } = storeAnswering(throwing(failure(401, { detail: 'no' })));
+    const { store } = authStore(throwing(failure(401, { detail: 'no' })));
     await store.dispatch(authApi.endpoints.getUser.initiate());
     expect(store.getState().auth).toMatchObject({ user: null, signedOut: true });
   });
 
   it('is kept when loading it answers 5xx or nothing (the shell shows the error page)', async () => {
     for (const status of [500, 503, 0]) {
-      const { store } = storeAnswering(throwing(failure(status)));
+      const { store } = authStore(throwing(failure(status)));
       await store.dispatch(authApi.endpoints.getUser.initiate());
       expect(store.getState().auth).toMatchObject({ user, signedOut: false });
     }
@@ -54,11 +43,11 @@ describe('the signed-in user', () => {
 
   it('follows the answers that carry it: GET /user/ and the settings', async () => {
     const fresh = { ...user, show_select_storage: true };
-    const { store } = storeAnswering(() => fresh, null);
+    const { store } = authStore(() => fresh, null);
     await store.dispatch(authApi.endpoints.getUser.initiate());
     expect(store.getState().auth.user).toEqual(fresh);
     const saved = { ...fresh, show_select_storage: false };
-    const settings = storeAnswering(() => saved);
+    const settings = authStore(() => saved);
     await settings.store.dispatch(
       profileApi.endpoints.updateSettings.initiate({ body: { show_select_storage: false } }),
     );
@@ -70,7 +59,7 @@ describe('the login form', () => {
   const credentials = { body: { email: 'a@example.com', password: 'pw' } };
 
   it('is Loading, then signed in with the user cached, so the shell asks nothing more', async () => {
-    const { store, calls } = storeAnswering(() => user, null);
+    const { store, asked } = authStore(() => user, null);
     const result = store.dispatch(authApi.endpoints.authenticate.initiate(credentials));
     expect(store.getState().auth.status).toBe('Loading');
     await result;
@@ -78,11 +67,11 @@ describe('the login form', () => {
     await vi.waitFor(() =>
       expect(authApi.endpoints.getUser.select()(store.getState()).data).toEqual(user),
     );
-    expect(calls).toEqual(['POST /authenticate/']);
+    expect(asked()).toEqual(['POST /authenticate/']);
   });
 
   it('fails with the one message that does not say which field was wrong', async () => {
-    const { store } = storeAnswering(throwing(failure(400, { detail: 'Wrong password.' })), null);
+    const { store } = authStore(throwing(failure(400, { detail: 'Wrong password.' })), null);
     await store.dispatch(authApi.endpoints.authenticate.initiate(credentials));
     expect(store.getState().auth).toMatchObject({
       status: 'Failed',
@@ -93,7 +82,7 @@ describe('the login form', () => {
 
   it("shows the server's words when there were too many attempts", async () => {
     const detail = 'Too many attempts. Try again in 15 minutes.';
-    const { store } = storeAnswering(throwing(failure(429, { detail })), null);
+    const { store } = authStore(throwing(failure(429, { detail })), null);
     await store.dispatch(authApi.endpoints.authenticate.initiate(credentials));
     expect(store.getState().auth.loginError).toBe(detail);
   });
@@ -101,19 +90,19 @@ describe('the login form', () => {
 
 describe('signing out', () => {
   it('ends the session, then forgets the user and every cached answer', async () => {
-    const { store, calls, signOut } = storeAnswering((route) =>
+    const { store, asked, signOut } = authStore((route) =>
       route === api.accounts.logout ? undefined : user,
     );
     await store.dispatch(authApi.endpoints.getUser.initiate());
     expect(Object.keys(store.getState().api.queries)).not.toHaveLength(0);
     await signOut();
-    expect(calls).toContain('POST /logout/');
+    expect(asked()).toContain('POST /logout/');
     expect(store.getState().auth).toMatchObject({ user: null, signedOut: true });
     expect(store.getState().api.queries).toEqual({});
   });
 
   it('clears this side even when the session is already gone on the server', async () => {
-    const { store, signOut } = storeAnswering(throwing(failure(401)));
+    const { store, signOut } = authStore(throwing(failure(401)));
     await signOut();
     expect(store.getState().auth).toMatchObject({ user: null, signedOut: true });
   });

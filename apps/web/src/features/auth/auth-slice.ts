@@ -5,7 +5,7 @@ import { resetClientState } from '../../app/reset';
 import { profileApi } from '../profile/profile-api';
 import { authApi } from './auth-api';
 
-/** The login form's progress (spec: Idle, Loading, Failed). */
+/** The login form's progress (Idle, Loading, Failed). */
 export type AuthStatus = 'Idle' | 'Loading' | 'Failed';
 
 /** What this side knows of the session; the server's answers themselves live in the API cache. */

@@ -1,4 +1,4 @@
-/** The success banners of the login page, by its `message` query value (spec). */
+/** The success banners of the login page, by its `message` query value. */
 export const loginBanners: Record<string, string> = {
   LOGIN_RESET: 'Your password has been reset. Please log in with your new password.',
   ACCOUNT_ACTIVATED: 'Your account has been activated. Please log in.',

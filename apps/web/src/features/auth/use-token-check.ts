@@ -3,7 +3,7 @@ import { messages, type ActivationTokenCheck } from '@filerunner/protocol';
 import { asApiError } from '../../app/api-client';
 import { useCheckActivationTokenMutation, useCheckResetTokenMutation } from './auth-api';
 
-/** The check of a mailed link's token (spec: UNCHECKED, CHECKING, VALID, INVALID). */
+/** The check of a mailed link's token (UNCHECKED, CHECKING, VALID, INVALID). */
 export type TokenCheckState = 'UNCHECKED' | 'CHECKING' | 'VALID' | 'INVALID';
 
 export interface TokenCheck<T> {

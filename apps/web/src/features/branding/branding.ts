@@ -14,7 +14,7 @@ export const brandingColourHex: Record<BrandingColour, string> = {
   pink: '#d81b60',
 };
 
-/** Strings of the spec's branding catalogue (section 8) that only the web app shows. */
+/** Branding messages that only the web app shows. */
 export const brandingMessages = {
   fetchFailed: 'Failed to fetch branding',
   updateFailed: 'Error updating custom branding',

@@ -9,7 +9,7 @@ import { useAppSelector } from '../../app/hooks';
 import { Logo } from '../../components/Logo';
 import { debugTools } from './debug-tools';
 
-/** /debug — the diagnostics pages; those needing a login are hidden when signed out (spec). */
+/** /debug — the diagnostics pages; those needing a login are hidden when signed out. */
 export function DebugPage() {
   const signedIn = useAppSelector((s) => s.auth.user !== null);
   const tools = debugTools.filter((tool) => signedIn || !tool.needsLogin);

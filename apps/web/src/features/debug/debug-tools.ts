@@ -1,4 +1,4 @@
-/** The support and diagnostics pages listed on /debug (spec 001 section 2). */
+/** The support and diagnostics pages listed on /debug. */
 export const debugTools = [
   {
     path: '/debug/latency',

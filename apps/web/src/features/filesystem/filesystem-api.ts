@@ -23,7 +23,7 @@ export const { useGetFilesystemConstraintsQuery } = filesystemApi;
 
 /**
  * The constraints to check against: the served ones, or when they cannot be fetched the last ones
- * this browser saw, which are still the best guess (spec). `error` says that fetching failed.
+ * this browser saw, which are still the best guess. `error` says that fetching failed.
  */
 export function useFilesystemConstraints(): {
   constraints: FilesystemConstraints | null;

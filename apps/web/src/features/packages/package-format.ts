@@ -14,7 +14,7 @@ export function formatDateTime(iso: string): string {
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
-/** When a package expires, relative to now: hours under a day, days beyond (spec). */
+/** When a package expires, relative to now: hours under a day, days beyond. */
 export function formatExpiry(expiresIso: string, now = Date.now()): string {
   const left = new Date(expiresIso).getTime() - now;
   const span = Math.abs(left);

@@ -16,7 +16,7 @@ import { useUpdatePasswordMutation } from './profile-api';
 type Field = 'password_current' | 'password_new' | 'password_new_confirm';
 type Errors = Partial<Record<Field, string>>;
 
-/** Changing the password ends every session of the user, this one included (spec). */
+/** Changing the password ends every session of the user, this one included. */
 export function UpdatePasswordTab() {
   const [updatePassword] = useUpdatePasswordMutation();
   const dispatch = useAppDispatch();

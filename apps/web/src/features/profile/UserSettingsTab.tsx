@@ -7,7 +7,7 @@ import { useAppSelector } from '../../app/hooks';
 import { useToast } from '../../components/toast-context';
 import { useUpdateSettingsMutation } from './profile-api';
 
-/** Per-user switches; a save that fails puts the switch back (spec). */
+/** Per-user switches; a save that fails puts the switch back. */
 export function UserSettingsTab() {
   const [updateSettings] = useUpdateSettingsMutation();
   const toast = useToast();

@@ -1,6 +1,6 @@
 import { limits, messages, type Membership } from '@filerunner/protocol';
 
-// The picker lists IANA zones, where UTC is spelled Etc/GMT; the server stores 'UTC' (spec).
+// The picker lists IANA zones, where UTC is spelled Etc/GMT; the server stores 'UTC'.
 const PICKER_UTC = 'Etc/GMT';
 
 export function timezoneForPicker(timezone: string): string {
@@ -26,7 +26,7 @@ export function avatarProblem(file: { size: number; type: string }): string | nu
   return null;
 }
 
-/** The permission label of a membership (spec: Send & Receive, Receive Only, Send Only, No Permissions). */
+/** The permission label of a membership (Send & Receive, Receive Only, Send Only, No Permissions). */
 export function permissionLabel(membership: Pick<Membership, 'send' | 'enabled'>): string {
   // An enabled member can always receive; sending needs the send permission.
   const receive = membership.enabled;

@@ -1,9 +1,6 @@
-import { configureStore } from '@reduxjs/toolkit';
-import { describe, expect, it } from 'vitest';
-import { api, type ApiRoute, type Contract } from '@filerunner/protocol';
-import { apiSlice } from '../../app/api';
-import type { ApiClient } from '../../app/api-client';
-import type { RootState } from '../../app/store';
+import { describe, expect, it, vi } from 'vitest';
+import { api, type Contract } from '@filerunner/protocol';
+import { storeAnswering } from '../../app/test-support/api-store';
 import { settingsApi } from '../settings/settings-api';
 import { pickContract, projectsApi, selectContracts, selectSelectedContract } from './projects-api';
 import { contractSelected, projectsReducer } from './projects-slice';
@@ -28,30 +25,6 @@ const contract = (slug: string): Contract => ({
 });
 const contracts = [contract('alpha'), contract('beta')];
 
-/** A store with the projects' selection and the API slice over a client answering `answer`. */
-function storeAnswering(answer: (route: ApiRoute, args: unknown) => unknown) {
-  const calls: ApiRoute[] = [];
-  const client = {
-    call: async (route: ApiRoute, args: unknown) => {
-      calls.push(route);
-      return answer(route, args);
-    },
-  };
-  const store = configureStore({
-    reducer: { [apiSlice.reducerPath]: apiSlice.reducer, projects: projectsReducer },
-    middleware: (getDefault) =>
-      getDefault({ thunk: { extraArgument: { api: client as ApiClient } } }).concat(
-        apiSlice.middleware,
-      ),
-  });
-  // The selectors read only these two areas of the app's state.
-  const state = () => store.getState() as unknown as RootState;
-  return { store, state, calls };
-}
-
-/** The cache writes that follow a save's answer. */
-const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 describe('projects', () => {
   it('picks the remembered project if the user still has it, else the first', () => {
     expect(pickContract(contracts, 'beta')?.slug).toBe('beta');
@@ -66,20 +39,20 @@ describe('projects', () => {
   });
 
   it('selects from the loaded list: the picked project, else the first', async () => {
-    const { store, state } = storeAnswering(() => contracts);
-    expect(selectContracts(state())).toEqual([]);
-    expect(selectSelectedContract(state())).toBeNull();
+    const { store } = storeAnswering(() => contracts);
+    expect(selectContracts(store.getState())).toEqual([]);
+    expect(selectSelectedContract(store.getState())).toBeNull();
     await store.dispatch(projectsApi.endpoints.contracts.initiate());
-    expect(selectSelectedContract(state())?.slug).toBe('alpha');
+    expect(selectSelectedContract(store.getState())?.slug).toBe('alpha');
     store.dispatch(contractSelected('beta'));
-    expect(selectSelectedContract(state())?.slug).toBe('beta');
+    expect(selectSelectedContract(store.getState())?.slug).toBe('beta');
     store.dispatch(contractSelected('gone'));
-    expect(selectSelectedContract(state())?.slug).toBe('alpha');
+    expect(selectSelectedContract(store.getState())?.slug).toBe('alpha');
   });
 
   it('takes saved settings and storage locations into their project, without a reload', async () => {
     const storage_app_groups = [{ id: 7, name: 'Europe' }];
-    const { store, state, calls } = storeAnswering((route) =>
+    const { store, calls } = storeAnswering((route) =>
       route === api.contracts.list
         ? contracts
         : {
@@ -95,11 +68,12 @@ describe('projects', () => {
         body: { pin_verification: 'all', storage_app_groups },
       }),
     );
-    await settled();
-    const [alpha, beta] = selectContracts(state());
-    expect(beta?.settings.pin_verification).toBe('all');
-    expect(beta?.storage_app_groups).toEqual(storage_app_groups);
-    expect(alpha?.settings.pin_verification).toBe('none');
-    expect(calls.filter((route) => route === api.contracts.list)).toHaveLength(1);
+    const project = (slug: string) =>
+      selectContracts(store.getState()).find((c) => c.slug === slug);
+    // The saved settings are written into the loaded list once the save has answered.
+    await vi.waitFor(() => expect(project('beta')?.settings.pin_verification).toBe('all'));
+    expect(project('beta')?.storage_app_groups).toEqual(storage_app_groups);
+    expect(project('alpha')?.settings.pin_verification).toBe('none');
+    expect(calls.filter(({ route }) => route === api.contracts.list)).toHaveLength(1);
   });
 });

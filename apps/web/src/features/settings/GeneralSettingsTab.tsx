@@ -64,7 +64,7 @@ const pinHelp: Record<PinMode, string> = {
 
 /**
  * The General tab. The switches save as soon as they change and go back if the save fails
- * (spec); the PIN mode, upload workers, notification rows and storage locations save with the
+ *; the PIN mode, upload workers, notification rows and storage locations save with the
  * Save button.
  */
 export function GeneralSettingsTab({ contract }: { contract: Contract }) {

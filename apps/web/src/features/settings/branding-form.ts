@@ -47,7 +47,7 @@ export function brandingProblems(form: Pick<BrandingForm, 'name' | 'alias'>): {
   return problems;
 }
 
-/** A logo file's problem: image types only, at most 5 MB (spec), checked before upload. */
+/** A logo file's problem: image types only, at most 5 MB, checked before upload. */
 export function logoProblem(file: { size: number; type: string }): string | null {
   if (!file.type.startsWith('image/') || file.size === 0 || file.size > limits.logoMaxBytes) {
     return adminMessages.logoRejected;

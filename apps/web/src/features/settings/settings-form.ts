@@ -9,7 +9,7 @@ import {
 
 export type PinMode = (typeof pinVerificationModes)[number];
 
-/** How the contract-level PIN modes are shown (spec: none, all users, adhoc). */
+/** How the contract-level PIN modes are shown (none, all users, adhoc). */
 export const pinModeLabels: Record<PinMode, string> = {
   none: 'none',
   all: 'all users',
@@ -206,7 +206,7 @@ export function settingsFormDirty(form: SettingsForm, saved: SavedSettings): boo
   );
 }
 
-/** The message of a failed save: the notifications one when rows were being saved (spec). */
+/** The message of a failed save: the notifications one when rows were being saved. */
 export function saveFailureMessage(notificationRowsChanged: boolean): string {
   return notificationRowsChanged
     ? settingsMessages.notificationsFailed

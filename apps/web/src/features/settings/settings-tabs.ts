@@ -9,7 +9,7 @@ export const settingsTabs = [
 export type SettingsTab = (typeof settingsTabs)[number];
 
 /**
- * The tabs a project shows: Custom Branding only where the operator has enabled branding (spec).
+ * The tabs a project shows: Custom Branding only where the operator has enabled branding.
  * A tab not in this list is an unknown tab, which opens General.
  */
 export function settingsTabsOf(contract: Pick<Contract, 'branding_enabled'>): SettingsTab[] {

@@ -2,7 +2,7 @@ import Button from '@mui/material/Button';
 import { helpCenterUrl } from '../../app/config';
 import { MessagePage } from '../../components/MessagePage';
 
-/** The generic error page (spec): also what a user-load failure and a crashed screen show. */
+/** The generic error page: also what a user-load failure and a crashed screen show. */
 export function ErrorPage() {
   return (
     <MessagePage

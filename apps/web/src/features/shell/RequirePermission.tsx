@@ -6,7 +6,7 @@ import { routePrefix } from './navigation';
 
 /**
  * Screens that need a permission in the selected project: without it the user lands on the
- * inbox (spec: non-admins on activity, users, settings; receive-only users on share).
+ * inbox (non-admins on activity, users, settings; receive-only users on share).
  */
 export function RequirePermission(props: { permission: 'admin' | 'send'; children: ReactNode }) {
   const contract = useAppSelector(selectSelectedContract);

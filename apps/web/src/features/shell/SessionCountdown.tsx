@@ -9,7 +9,7 @@ import { secondsLeft, sessionWarningText, shouldWarn } from './session-countdown
 /**
  * Counts down to the session's end (from the answers' Expires header), checked every second:
  * offers to extend it in the last 1800 s, and once it has ended clears the client state and goes
- * to the login page after 100 ms (spec).
+ * to the login page after 100 ms.
  */
 export function SessionCountdown() {
   const dispatch = useAppDispatch();

@@ -7,7 +7,7 @@ import { selectContracts, selectSelectedContract } from '../projects/projects-ap
 
 /**
  * The bar above the screens. With a single project there is no project strip, so the project's
- * avatar and name are shown here (spec); with several, the selected project's name.
+ * avatar and name are shown here; with several, the selected project's name.
  */
 export function TopBar() {
   const contracts = useAppSelector(selectContracts);

@@ -8,7 +8,7 @@ export function routePrefix(pathname: string): string {
     : '';
 }
 
-/** The Inbox badge text: nothing for none, the count up to 9, then '9+' (spec). */
+/** The Inbox badge text: nothing for none, the count up to 9, then '9+'. */
 export function unseenBadge(count: number): string | null {
   if (count <= 0) return null;
   return count > 9 ? '9+' : String(count);

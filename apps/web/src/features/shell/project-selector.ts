@@ -1,6 +1,6 @@
 import type { Contract } from '@filerunner/protocol';
 
-// Spec 001 section 9: the strip reserves 233 px for the rest of the sidebar, counts on at least
+// The strip reserves 233 px for the rest of the sidebar, counts on at least
 // 300 px, and gives each avatar about 100 px; at least 2 avatars always fit.
 const RESERVED_HEIGHT = 233;
 const MIN_HEIGHT = 300;

@@ -6,7 +6,7 @@ export function secondsLeft(expiresAt: number | null, now: number): number | nul
   return Math.max(0, Math.ceil((expiresAt - now) / 1000));
 }
 
-/** Whether to offer extending the session: in its last 1800 s, before it ends (spec). */
+/** Whether to offer extending the session: in its last 1800 s, before it ends. */
 export function shouldWarn(seconds: number | null): boolean {
   return seconds !== null && seconds > 0 && seconds <= limits.sessionWarningSeconds;
 }

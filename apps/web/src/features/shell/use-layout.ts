@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { limits } from '@filerunner/protocol';
 
-/** Below 1280 px wide the shell shows icons only (spec). */
+/** Below 1280 px wide the shell shows icons only. */
 export function useCollapsedLayout(): boolean {
   return useMediaQuery(`(max-width:${limits.collapseWidthPx - 0.02}px)`);
 }

@@ -3,7 +3,7 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { groupsPreview } from './user-list';
 
-/** A user's first 2 groups, then a '+N' chip naming the rest in its tooltip (spec). */
+/** A user's first 2 groups, then a '+N' chip naming the rest in its tooltip. */
 export function GroupChips({ groups }: { groups: { id: number; name: string }[] }) {
   if (groups.length === 0) return <>—</>;
   const { shown, more } = groupsPreview(groups);

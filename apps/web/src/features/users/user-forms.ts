@@ -28,7 +28,7 @@ export const emptyNewUser: NewUserForm = {
 
 export type NewUserErrors = Partial<Record<'first_name' | 'last_name' | 'email', string>>;
 
-/** First name, last name and email are required (spec); the server checks all of it again. */
+/** First name, last name and email are required; the server checks all of it again. */
 export function newUserProblems(form: NewUserForm): NewUserErrors {
   const errors: NewUserErrors = {};
   if (!form.first_name.trim()) errors.first_name = adminMessages.required;
@@ -39,7 +39,7 @@ export function newUserProblems(form: NewUserForm): NewUserErrors {
   return errors;
 }
 
-/** The request body: trimmed names, the mobile with its leading + (spec) or left out. */
+/** The request body: trimmed names, the mobile with its leading + or left out. */
 export function newUserBody(form: NewUserForm): NewContractUser {
   const mobile = withLeadingPlus(form.mobile);
   return {
@@ -75,7 +75,7 @@ export function externalUsersBody(rows: ExternalRow[]): ExternalUser[] {
   });
 }
 
-/** A group needs a name (spec: 'Group name is required'). */
+/** A group needs a name ('Group name is required'). */
 export function groupProblems(fields: { name: string }): { name?: string } {
   return fields.name.trim() ? {} : { name: adminMessages.groupNameRequired };
 }

@@ -2,7 +2,7 @@ import { limits, type ContractUser } from '@filerunner/protocol';
 
 /**
  * The users matching a search: by name or email, ignoring case, and only once the query is
- * longer than 2 characters (spec); a shorter query lists everybody.
+ * longer than 2 characters; a shorter query lists everybody.
  */
 export function filterUsers(users: ContractUser[], query: string): ContractUser[] {
   const needle = query.trim().toLowerCase();
@@ -12,7 +12,7 @@ export function filterUsers(users: ContractUser[], query: string): ContractUser[
   );
 }
 
-/** How many groups a row shows before a '+N' indicator (spec). */
+/** How many groups a row shows before a '+N' indicator. */
 export const GROUPS_SHOWN = 2;
 
 /** The groups a row shows, and how many more the '+N' indicator stands for. */

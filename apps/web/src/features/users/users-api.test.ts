@@ -1,8 +1,7 @@
-import { configureStore } from '@reduxjs/toolkit';
-import { describe, expect, it } from 'vitest';
-import { api, type ApiRoute, type ContractUser, type GroupsResponse } from '@filerunner/protocol';
-import { apiSlice } from '../../app/api';
-import { ApiError, type ApiClient } from '../../app/api-client';
+import { describe, expect, it, vi } from 'vitest';
+import { api, type ContractUser, type GroupsResponse } from '@filerunner/protocol';
+import { ApiError } from '../../app/api-client';
+import { storeAnswering, type AskedCall } from '../../app/test-support/api-store';
 import { usersApi } from './users-api';
 
 const ada = { id: 1, name: 'Ada Admin', email: 'admin@example.com' } as ContractUser;
@@ -11,29 +10,9 @@ const groups: GroupsResponse = {
   master_group: { members: [ada] },
 };
 
-/** A store with the API slice over a client answering `answer`, and the calls it was asked. */
-function storeAnswering(answer: (route: ApiRoute) => unknown) {
-  const calls: ApiRoute[] = [];
-  const client = {
-    call: async (route: ApiRoute) => {
-      calls.push(route);
-      return answer(route);
-    },
-  };
-  const store = configureStore({
-    reducer: { [apiSlice.reducerPath]: apiSlice.reducer },
-    middleware: (getDefault) =>
-      getDefault({ thunk: { extraArgument: { api: client as ApiClient } } }).concat(
-        apiSlice.middleware,
-      ),
-  });
-  return { store, calls };
-}
-
-const settled = () => new Promise((resolve) => setTimeout(resolve, 10));
 const lists = { params: { slug: 'demo' } };
-const reads = (calls: ApiRoute[]) =>
-  calls.filter((route) => route === api.users.list || route === api.groups.list).length;
+const reads = (calls: AskedCall[]) =>
+  calls.filter(({ route }) => route === api.users.list || route === api.groups.list).length;
 
 describe('the Users screen calls', () => {
   it('reload both lists after a change to a user or a group, even a refused one', async () => {
@@ -44,9 +23,10 @@ describe('the Users screen calls', () => {
       if (refuse) throw new ApiError('HTTP_ERROR', 400, { detail: ['No.'] }, 'POST 400');
       return route === api.groups.removeMasterMembers ? { members: [] } : ada;
     });
-    store.dispatch(usersApi.endpoints.contractUsers.initiate(lists));
-    store.dispatch(usersApi.endpoints.groups.initiate(lists));
-    await settled();
+    await Promise.all([
+      store.dispatch(usersApi.endpoints.contractUsers.initiate(lists)),
+      store.dispatch(usersApi.endpoints.groups.initiate(lists)),
+    ]);
     expect(reads(calls)).toBe(2);
 
     await store.dispatch(
@@ -55,8 +35,7 @@ describe('the Users screen calls', () => {
         body: { name: 'Ada Lovelace' },
       }),
     );
-    await settled();
-    expect(reads(calls)).toBe(4);
+    await vi.waitFor(() => expect(reads(calls)).toBe(4));
 
     refuse = true;
     await store.dispatch(
@@ -65,7 +44,6 @@ describe('the Users screen calls', () => {
         body: { master_members: [1] },
       }),
     );
-    await settled();
-    expect(reads(calls)).toBe(6);
+    await vi.waitFor(() => expect(reads(calls)).toBe(6));
   });
 });

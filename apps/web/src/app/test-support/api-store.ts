@@ -1,0 +1,42 @@
+import { configureStore } from '@reduxjs/toolkit';
+import type { ApiRoute } from '@filerunner/protocol';
+import { apiSlice } from '../api';
+import type { ApiClient } from '../api-client';
+import { rootReducer, type RootState } from '../root-reducer';
+
+/** One call the store made through the client: the route of the table and its arguments. */
+export interface AskedCall {
+  route: ApiRoute;
+  args: unknown;
+}
+
+/** What the fake client answers to a call (possibly later); a throw or rejection fails it. */
+export type Answer = (route: ApiRoute, args: unknown) => unknown;
+
+export interface StoreOptions {
+  /** The areas that start other than empty, e.g. a signed-in user. */
+  preloadedState?: Partial<RootState>;
+}
+
+/**
+ * A store shaped like the app's own (every area, the API cache, the same thunk extra), over a
+ * client that answers every call with `answer`, and the calls it was asked, in order.
+ */
+export function storeAnswering(answer: Answer, options: StoreOptions = {}) {
+  const calls: AskedCall[] = [];
+  const client: ApiClient = {
+    // The real client's answer is typed by the route; this one answers whatever the test gives,
+    // and each test gives the answer its route has.
+    call: (async (route: ApiRoute, args?: unknown) => {
+      calls.push({ route, args });
+      return answer(route, args);
+    }) as ApiClient['call'],
+  };
+  const store = configureStore({
+    reducer: rootReducer,
+    preloadedState: { ...rootReducer(undefined, { type: 'test/init' }), ...options.preloadedState },
+    middleware: (getDefault) =>
+      getDefault({ thunk: { extraArgument: { api: client } } }).concat(apiSlice.middleware),
+  });
+  return { store, calls };
+}
