@@ -49,6 +49,7 @@ describe('the API description', () => {
   it('describes request bodies and answers with their fields', async () => {
     const document = (await server.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     const addGroup = document.paths['/api/contracts/{slug}/addgroup/'].post;
+    expect(addGroup.tags).toEqual(['groups']);
     expect(addGroup.parameters).toContainEqual(
       expect.objectContaining({ name: 'slug', in: 'path', required: true }),
     );

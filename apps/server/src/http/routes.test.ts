@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute, idParam } from '@filerunner/protocol';
@@ -36,6 +36,16 @@ const routes = {
     status: 204,
     response: null,
   }),
+  rename: defineRoute({
+    method: 'POST',
+    path: '/shelves/:shelf/rename/',
+    summary: 'rename a shelf only its keeper may touch',
+    auth: 'public',
+    params: z.object({ shelf: z.string() }),
+    body: z.object({ name: z.string().min(1, 'Name is required') }),
+    status: 200,
+    response: item,
+  }),
   list: defineRoute({
     method: 'POST',
     path: '/lists/',
@@ -63,6 +73,17 @@ beforeAll(async () => {
   serve(app, routes.list, async (request) => request.body, {
     invalidBody: (error) => ApiError.detail(400, 'validation', error.issues[0]!.message),
   });
+  serve(
+    app,
+    routes.rename,
+    async (request, _reply, shelf) => ({ id: shelf.id, name: request.body.name }),
+    {
+      access: async (_request: FastifyRequest, params: { shelf: string }) => {
+        if (params.shelf !== 'mine') throw ApiError.notFound();
+        return { id: 9 };
+      },
+    },
+  );
   await app.ready();
 });
 afterAll(() => app.close());
@@ -103,5 +124,26 @@ describe('serving a call of the route table', () => {
     const response = await app.inject({ method: 'POST', url: '/lists/', payload: ['a', ''] });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ detail: 'empty entry' });
+  });
+
+  it('settles who may call before the body, and hands the handler what it granted', async () => {
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/shelves/theirs/rename/',
+      payload: {},
+    });
+    expect(refused.statusCode).toBe(404);
+    const invalid = await app.inject({
+      method: 'POST',
+      url: '/shelves/mine/rename/',
+      payload: { name: '' },
+    });
+    expect(invalid.json()).toEqual({ name: ['Name is required'] });
+    const renamed = await app.inject({
+      method: 'POST',
+      url: '/shelves/mine/rename/',
+      payload: { name: 'Top' },
+    });
+    expect(renamed.json()).toEqual({ id: 9, name: 'Top' });
   });
 });

@@ -28,12 +28,21 @@ type RouteAnswer<R extends ApiRoute> = R['response'] extends z.ZodType
     ? FastifyReply
     : void;
 
-export type RouteHandler<R extends ApiRoute> = (
+/** A call's handler: the request, the reply, and what `access` granted (e.g. the contract). */
+export type RouteHandler<R extends ApiRoute, A = undefined> = (
   request: RouteRequest<R>,
   reply: FastifyReply,
+  granted: A,
 ) => Promise<RouteAnswer<R>>;
 
-export interface ServeOptions {
+export interface ServeOptions<R extends ApiRoute, A> {
+  /**
+   * Who may make the call, settled from the path before the query and body are checked, so a
+   * caller without the right gets the same refusal (404 or 403) whatever they send. What it
+   * answers (e.g. the contract the caller administers) reaches the handler. Give it as a named
+   * or annotated function: TypeScript infers that answer's type only from those.
+   */
+  access?: (request: FastifyRequest, params: RouteParams<R>) => Promise<A>;
   /** The answer to a body the schema refuses, for calls whose client reads another shape. */
   invalidBody?: (error: z.ZodError) => ApiError;
   /** Hooks and limits passed to Fastify as they are (e.g. `bodyLimit`, `onSend`). */
@@ -52,12 +61,14 @@ export interface RegisteredRoute {
  * signed-in user is required before anything else when the table says so, and the success
  * status is the table's.
  */
-export function serve<R extends ApiRoute>(
+export function serve<R extends ApiRoute, A = undefined>(
   app: FastifyInstance,
   route: R,
-  handler: RouteHandler<R>,
-  options: ServeOptions = {},
+  handler: RouteHandler<R, NoInfer<A>>,
+  options: ServeOptions<R, A> = {},
 ): void {
+  const { access } = options;
+  const granted = new WeakMap<FastifyRequest, A>();
   const response =
     route.response === null || route.response === 'binary' ? undefined : route.response;
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -73,10 +84,24 @@ export function serve<R extends ApiRoute>(
     validatorCompiler: validatorFor(options.invalidBody) as never,
     serializerCompiler: serializerCompiler as never,
     ...(route.auth === 'user' ? { onRequest: requireSignedIn } : {}),
+    ...(access
+      ? {
+          preValidation: async (request: FastifyRequest) => {
+            const params = route.params ? route.params.safeParse(request.params) : undefined;
+            // A path that names nothing is left to the validator, which answers 404.
+            if (params && !params.success) return;
+            granted.set(request, await access(request, params?.data as RouteParams<R>));
+          },
+        }
+      : {}),
     ...options.fastify,
     handler: async (request, reply) => {
       reply.code(route.status);
-      const answer = await handler(request as unknown as RouteRequest<R>, reply);
+      const answer = await handler(
+        request as unknown as RouteRequest<R>,
+        reply,
+        granted.get(request) as A,
+      );
       if (route.status === 204 && !reply.sent) return reply.send();
       return answer;
     },
@@ -87,7 +112,9 @@ async function requireSignedIn(request: FastifyRequest): Promise<void> {
   requireUser(request);
 }
 
-function validatorFor(invalidBody: ServeOptions['invalidBody']): FastifySchemaCompiler<z.ZodType> {
+function validatorFor(
+  invalidBody: ServeOptions<ApiRoute, unknown>['invalidBody'],
+): FastifySchemaCompiler<z.ZodType> {
   return ({ schema, httpPart }) =>
     (data) => {
       // A call without a body is checked as an empty one, so each missing field gets its message.

@@ -57,18 +57,22 @@ const ERROR_RESPONSES = {
   '404': { description: 'Not found (also what an outsider sees of what exists)' },
 };
 
-/** The OpenAPI 3.1 document of the API, generated from the route table. */
+/** The OpenAPI 3.1 document of the API, generated from the route table, a tag per area. */
 export function openApiDocument(
-  routes: readonly ApiRoute[],
+  areas: Record<string, Record<string, ApiRoute>>,
   info: { title: string; version: string },
 ): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of routes) {
+  const routes = Object.entries(areas).flatMap(([area, calls]) =>
+    Object.values(calls).map((route) => ({ area, route })),
+  );
+  for (const { area, route } of routes) {
     const methods: readonly HttpMethod[] =
       typeof route.method === 'string' ? [route.method] : route.method;
     for (const method of methods) {
       const operation: JsonSchema = {
         summary: route.summary,
+        tags: [area],
         operationId: `${method.toLowerCase()}${openApiPath(route).replace(/[^A-Za-z0-9]+/g, '_')}`,
         parameters: parametersOf(route),
         responses: { [String(route.status)]: responseOf(route), ...ERROR_RESPONSES },

@@ -5,7 +5,7 @@ import { requireUser } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { serve } from '../../http/routes';
 import { contractsOfUser } from '../contracts/contracts.repository';
-import { memberOf, type ContractRow } from '../contracts/contracts.policy';
+import { contractMember } from '../contracts/contract-access';
 import { brandingAdminOf } from './branding.policy';
 import { brandingOf, brandingsOf, updateBranding } from './branding.service';
 
@@ -25,34 +25,25 @@ export async function brandingRoutes(app: FastifyInstance, opts: { ctx: AppConte
     return brandingsOf(ctx.db, await contractsOfUser(ctx.db, user.id));
   });
 
-  serve(app, routes.get, async (request) => {
-    const { contract } = await memberOf(ctx.db, requireUser(request), request.params.contract);
-    const branding = await brandingOf(ctx.db, contract);
-    if (!branding) throw ApiError.notFound();
-    return branding;
-  });
+  serve(
+    app,
+    routes.get,
+    async (_request, _reply, contract) => {
+      const branding = await brandingOf(ctx.db, contract);
+      if (!branding) throw ApiError.notFound();
+      return branding;
+    },
+    { access: contractMember(ctx.db) },
+  );
 
-  // Who may change the branding is settled before the body is checked: where the operator has
-  // switched branding off, or the user is no admin, every save gets the same refusal.
-  const admitted = new WeakMap<FastifyRequest, ContractRow>();
-  await app.register(async (scope) => {
-    scope.addHook('preValidation', async (request) => {
-      const params = routes.update.params.safeParse(request.params);
-      // A path that names no contract is left to the validator, which answers 404.
-      if (!params.success) return;
-      const access = await brandingAdminOf(ctx.db, requireUser(request), params.data.contract);
-      admitted.set(request, access.contract);
-    });
-    serve(
-      scope,
-      routes.update,
-      async (request) => {
-        const contract =
-          admitted.get(request) ??
-          (await brandingAdminOf(ctx.db, requireUser(request), request.params.contract)).contract;
-        return updateBranding(ctx, contract, request.body);
-      },
-      { fastify: { bodyLimit: BRANDING_BODY_LIMIT } },
-    );
-  });
+  const brandingAdmin = async (request: FastifyRequest, params: { contract: string }) =>
+    (await brandingAdminOf(ctx.db, requireUser(request), params.contract)).contract;
+  // Where the operator has switched branding off, or the user is no admin, every save gets the
+  // same refusal, whatever its body.
+  serve(
+    app,
+    routes.update,
+    async (request, _reply, contract) => updateBranding(ctx, contract, request.body),
+    { access: brandingAdmin, fastify: { bodyLimit: BRANDING_BODY_LIMIT } },
+  );
 }

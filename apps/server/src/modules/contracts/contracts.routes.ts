@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
 import { recipientGroupsFor } from '../recipients/recipients.service';
-import { adminOf, memberOf } from './contracts.policy';
+import { contractAdmin, contractMember } from './contract-access';
 import { contractsOfUser } from './contracts.repository';
 import { updateContractSettings } from './settings.service';
 
@@ -16,15 +16,21 @@ export async function contractsRoutes(app: FastifyInstance, opts: { ctx: AppCont
   );
 
   /** Whom the caller may send to, by group (any member; the group rules decide who is listed). */
-  serve(app, recipientRoutes.list, async (request) => {
-    const principal = requireUser(request);
-    const { contract } = await memberOf(ctx.db, principal, request.params.slug);
-    return recipientGroupsFor(ctx.db, contract.id, principal.user.id);
-  });
+  serve(
+    app,
+    recipientRoutes.list,
+    async (request, _reply, contract) =>
+      recipientGroupsFor(ctx.db, contract.id, requireUser(request).user.id),
+    { access: contractMember(ctx.db) },
+  );
 
-  serve(app, contractRoutes.updateSettings, async (request) => {
-    const { contract } = await adminOf(ctx.db, requireUser(request), request.params.slug);
-    const saved = await updateContractSettings(ctx, contract, request.body);
-    return { detail: adminMessages.settingsUpdated, ...saved };
-  });
+  serve(
+    app,
+    contractRoutes.updateSettings,
+    async (request, _reply, contract) => {
+      const saved = await updateContractSettings(ctx, contract, request.body);
+      return { detail: adminMessages.settingsUpdated, ...saved };
+    },
+    { access: contractAdmin(ctx.db) },
+  );
 }

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { groupRoutes } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
-import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
-import type { ContractRequest } from './route-params';
-import { adminOf } from './contracts.policy';
+import { contractAdmin } from './contract-access';
 import {
   addGroup,
   addGroupMembers,
@@ -18,35 +16,67 @@ import {
 /** The Groups List's calls; every one needs a project admin of the contract. */
 export async function contractGroupsRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
-  const admin = async (request: ContractRequest) =>
-    (await adminOf(ctx.db, requireUser(request), request.params.slug)).contract;
+  const admin = { access: contractAdmin(ctx.db) };
 
-  serve(app, groupRoutes.list, async (request) => listGroups(ctx.db, (await admin(request)).id));
-
-  serve(app, groupRoutes.add, async (request) => addGroup(ctx, await admin(request), request.body));
-
-  serve(app, groupRoutes.edit, async (request) =>
-    editGroup(ctx, await admin(request), request.params.groupId, request.body),
+  serve(
+    app,
+    groupRoutes.list,
+    async (_request, _reply, contract) => listGroups(ctx.db, contract.id),
+    admin,
   );
 
-  serve(app, groupRoutes.remove, async (request) => {
-    await removeGroup(ctx, await admin(request), request.params.groupId);
-  });
-
-  serve(app, groupRoutes.addMembers, async (request) =>
-    addGroupMembers(ctx, await admin(request), request.params.groupId, request.body.members),
+  serve(
+    app,
+    groupRoutes.add,
+    async (request, _reply, contract) => addGroup(ctx, contract, request.body),
+    admin,
   );
 
-  serve(app, groupRoutes.removeMembers, async (request) =>
-    removeGroupMembers(ctx, await admin(request), request.params.groupId, request.body.members),
+  serve(
+    app,
+    groupRoutes.edit,
+    async (request, _reply, contract) =>
+      editGroup(ctx, contract, request.params.groupId, request.body),
+    admin,
   );
 
-  serve(app, groupRoutes.addMasterMembers, async (request) =>
-    setMasterMembers(ctx, await admin(request), request.body.master_members, true),
+  serve(
+    app,
+    groupRoutes.remove,
+    async (request, _reply, contract) => removeGroup(ctx, contract, request.params.groupId),
+    admin,
   );
 
-  // The spec pairs `/mastermembers/add/` with `/mastermembers/`; the latter takes members out.
-  serve(app, groupRoutes.removeMasterMembers, async (request) =>
-    setMasterMembers(ctx, await admin(request), request.body.master_members, false),
+  serve(
+    app,
+    groupRoutes.addMembers,
+    async (request, _reply, contract) =>
+      addGroupMembers(ctx, contract, request.params.groupId, request.body.members),
+    admin,
+  );
+
+  serve(
+    app,
+    groupRoutes.removeMembers,
+    async (request, _reply, contract) =>
+      removeGroupMembers(ctx, contract, request.params.groupId, request.body.members),
+    admin,
+  );
+
+  serve(
+    app,
+    groupRoutes.addMasterMembers,
+    async (request, _reply, contract) =>
+      setMasterMembers(ctx, contract, request.body.master_members, true),
+    admin,
+  );
+
+  // `/mastermembers/add/` puts users into the master group; `/mastermembers/` takes them out.
+  serve(
+    app,
+    groupRoutes.removeMasterMembers,
+    async (request, _reply, contract) =>
+      setMasterMembers(ctx, contract, request.body.master_members, false),
+    admin,
   );
 }

@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { userRoutes } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { serve } from '../../http/routes';
-import { adminOf } from './contracts.policy';
-import type { ContractRequest } from './route-params';
+import { contractAdmin } from './contract-access';
 import {
   addContractUser,
   addExternalUsers,
@@ -18,16 +17,21 @@ import {
 /** The Users screen's calls; every one needs a project admin of the contract. */
 export async function contractUsersRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
-  const admin = async (request: ContractRequest) =>
-    (await adminOf(ctx.db, requireUser(request), request.params.slug)).contract;
-  const actingUserId = (request: ContractRequest) => requireUser(request).user.id;
+  const admin = { access: contractAdmin(ctx.db) };
+  const actingUserId = (request: FastifyRequest) => requireUser(request).user.id;
 
-  serve(app, userRoutes.list, async (request) =>
-    listContractUsers(ctx.db, (await admin(request)).id),
+  serve(
+    app,
+    userRoutes.list,
+    async (_request, _reply, contract) => listContractUsers(ctx.db, contract.id),
+    admin,
   );
 
-  serve(app, userRoutes.add, async (request) =>
-    addContractUser(ctx, await admin(request), request.body),
+  serve(
+    app,
+    userRoutes.add,
+    async (request, _reply, contract) => addContractUser(ctx, contract, request.body),
+    admin,
   );
 
   // The dialog shows the problems of its rows as one list, so a refused body answers with the
@@ -35,33 +39,35 @@ export async function contractUsersRoutes(app: FastifyInstance, opts: { ctx: App
   serve(
     app,
     userRoutes.addExternal,
-    async (request) => addExternalUsers(ctx, await admin(request), request.body),
+    async (request, _reply, contract) => addExternalUsers(ctx, contract, request.body),
     {
+      ...admin,
       invalidBody: (error) =>
         new ApiError(400, 'validation', { detail: error.issues.map((i) => i.message) }),
     },
   );
 
-  serve(app, userRoutes.updatePermissions, async (request) =>
-    updatePermissions(
-      ctx,
-      await admin(request),
-      actingUserId(request),
-      request.params.userId,
-      request.body,
-    ),
+  serve(
+    app,
+    userRoutes.updatePermissions,
+    async (request, _reply, contract) =>
+      updatePermissions(ctx, contract, actingUserId(request), request.params.userId, request.body),
+    admin,
   );
 
-  serve(app, userRoutes.updateName, async (request) =>
-    updateUserName(ctx, await admin(request), request.params.userId, request.body.name),
+  serve(
+    app,
+    userRoutes.updateName,
+    async (request, _reply, contract) =>
+      updateUserName(ctx, contract, request.params.userId, request.body.name),
+    admin,
   );
 
-  serve(app, userRoutes.remove, async (request) => {
-    await removeContractUser(
-      ctx,
-      await admin(request),
-      actingUserId(request),
-      request.params.userId,
-    );
-  });
+  serve(
+    app,
+    userRoutes.remove,
+    async (request, _reply, contract) =>
+      removeContractUser(ctx, contract, actingUserId(request), request.params.userId),
+    admin,
+  );
 }
