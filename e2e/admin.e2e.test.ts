@@ -110,7 +110,7 @@ describe('the Users screen', () => {
     await field(page, 'Email').fill(NEW_USER);
     await pick(dialog().getByRole('combobox', { name: 'Groups' }), 'Des', 'Design');
     await dialog().getByRole('button', { name: 'Add User' }).click();
-    await see(page, `An activation email has been sent to ${NEW_USER}`);
+    await see(page, `Nora New was added to the project and told by email at ${NEW_USER}.`);
     await userRow(NEW_USER).getByText('Pending').waitFor();
     await userRow(NEW_USER).getByText('Design').waitFor();
     await userRow(NEW_USER).getByText('Receive Only').waitFor();

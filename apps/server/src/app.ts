@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -13,6 +14,7 @@ import { PendingWork } from './http/pending-work';
 import { ApiError } from './http/errors';
 import { apiDocs } from './http/api-docs';
 import { installErrorHandler } from './http/error-handler';
+import { logRedaction } from './http/log-redaction';
 import type { RegisteredRoute } from './http/routes';
 import { ExpirySweeper } from './jobs/expiry-sweeper';
 import { JobRunner } from './jobs/job-runner';
@@ -30,6 +32,7 @@ import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
 import { contractsRoutes } from './modules/contracts/contracts.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
+import { isSentPackageObject } from './modules/packages/packages.repository';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { capturedTransport, smtpTransport } from './notify/mailer';
 import {
@@ -52,24 +55,20 @@ export interface BuiltApp {
 /** How long a stopping server waits for responses under way before it cuts them. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-/** Fields that must never reach a log line. */
-const REDACT = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  '*.password',
-  '*.password_confirm',
-  '*.password_current',
-  '*.password_new',
-  '*.password_new_confirm',
-  '*.token',
-  '*.key',
-];
+export interface BuildOptions {
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: DestinationStream;
+}
 
 /** Builds the whole server from a config; `main.ts` listens, tests call `inject` or listen. */
-export async function buildApp(config: Config): Promise<BuiltApp> {
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: { paths: REDACT, censor: '[secret]' } },
+    logger: {
+      level: config.logLevel,
+      // Secrets (signed URLs, download and mail tokens, SQL parameters) never reach a log line.
+      ...logRedaction,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     // Field names match the spec's paths exactly, trailing slash included.
     routerOptions: { ignoreTrailingSlash: false },
     // A hop count means: trust that many proxies in front of us (Fastify's types lack the number form).
@@ -97,7 +96,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   };
   const storage =
     config.storage.driver === 'embedded'
-      ? await openEmbeddedStore(app, config, config.storage.tempUrlKey)
+      ? await openEmbeddedStore(app, config, config.storage.tempUrlKey, (container, key) =>
+          isSentPackageObject(db, container, key),
+        )
       : await openSwift(config, config.storage);
   const jobs = new JobRunner(db, app.log);
   const expirySweeper = new ExpirySweeper(db, config, app.log);
@@ -106,7 +107,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     config,
     db,
     log: app.log,
-    sessions: new SessionStore(db, config.sessionTtlSeconds),
+    sessions: new SessionStore(db, {
+      ttlSeconds: config.sessionTtlSeconds,
+      maxAgeSeconds: config.sessionMaxAgeSeconds,
+    }),
     apiKeys: new ApiKeyStore(db),
     limiter: new RateLimiter(db, config.loginRateWindowSeconds),
     mailbox,
@@ -199,6 +203,7 @@ async function openEmbeddedStore(
   app: FastifyInstance,
   config: Config,
   keyOverride: string | undefined,
+  isSealed: (container: string, key: string) => Promise<boolean>,
 ) {
   const tempUrlKey = await loadEmbeddedTempUrlKey(config.dataDir, keyOverride);
   await app.register(embeddedStorePlugin, {
@@ -206,6 +211,8 @@ async function openEmbeddedStore(
     account: EMBEDDED_ACCOUNT,
     tempUrlKey,
     allowedOrigin: config.publicUrl,
+    // A sent package's objects no longer change, though its upload grants are still valid.
+    isSealed,
   });
   return createStorageDriver({
     driver: 'embedded',

@@ -23,6 +23,12 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('caps sessions at seven days from login unless told otherwise', () => {
+    expect(loadConfig({}).sessionMaxAgeSeconds).toBe(604800);
+    expect(loadConfig({ SESSION_MAX_AGE_SECONDS: '3600' }).sessionMaxAgeSeconds).toBe(3600);
+    expect(() => loadConfig({ SESSION_MAX_AGE_SECONDS: '10' })).toThrow(/SESSION_MAX_AGE_SECONDS/);
+  });
+
   it('derives the public URL from the port when none is given', () => {
     expect(loadConfig({ PORT: '9090' }).publicUrl).toBe('http://localhost:9090');
   });

@@ -19,6 +19,11 @@ const environment = z.object({
     .int()
     .min(60)
     .default(8 * 3600),
+  SESSION_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(7 * 24 * 3600),
   TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(72),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -62,6 +67,8 @@ export type Config = Readonly<{
   publicUrl: string;
   secureCookies: boolean;
   sessionTtlSeconds: number;
+  /** How long after its login a session ends at the latest, however often it is extended. */
+  sessionMaxAgeSeconds: number;
   tokenTtlHours: number;
   loginRateLimit: number;
   loginRateWindowSeconds: number;
@@ -100,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     secureCookies: publicUrl.startsWith('https://'),
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
+    sessionMaxAgeSeconds: e.SESSION_MAX_AGE_SECONDS,
     tokenTtlHours: e.TOKEN_TTL_HOURS,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     loginRateWindowSeconds: e.LOGIN_RATE_WINDOW_SECONDS,

@@ -26,6 +26,9 @@ export interface AppContext {
   jobs: JobRunner;
   /** Where package bytes live; browsers reach it only through signed grants. */
   storage: StorageDriver;
-  /** Work that outlives its response (download records); awaited before the database closes. */
+  /**
+   * Work that outlives its response (download records, reset mails); awaited before the database
+   * closes.
+   */
   pendingWork: PendingWork;
 }

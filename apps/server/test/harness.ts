@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
-import { buildApp, type BuiltApp } from '../src/app';
+import { buildApp, type BuildOptions, type BuiltApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createScratchDatabase } from '../src/db/scratch-database';
 import { users } from '../src/db/schema';
@@ -35,7 +35,10 @@ export interface TestServer extends BuiltApp {
   waitForMail(match: (mail: CapturedMail) => boolean, timeoutMs?: number): Promise<CapturedMail>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'fr-test-'));
   const database = await testDatabase();
   const config = loadConfig({
@@ -46,7 +49,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const built = await buildApp(config);
+  const built = await buildApp(config, options);
   const mailDir = path.join(dataDir, 'mail');
   return {
     ...built,

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineRoute } from './api/route';
+import { defineRoute, text } from './api/route';
 import { messages } from './messages';
 
 /** Request bodies of the accounts calls, validated on the server. */
-const required = (schema: z.ZodString = z.string()) =>
-  schema.trim().min(1, messages.password.required);
-const optionalText = z.string().trim().optional();
+const required = (schema: z.ZodString = text()) => schema.trim().min(1, messages.password.required);
+const optionalText = text().trim().optional();
+// Passwords stay plain strings: they are only hashed, never stored or looked up as text.
 
 export const authenticateRequest = z.object({
   email: required(),
@@ -28,7 +28,7 @@ export const resetPasswordRequest = z.object({
 export const activateRequest = z.object({
   uid: required(),
   token: required(),
-  name: z.string().trim().min(1, messages.activation.nameRequired),
+  name: text().trim().min(1, messages.activation.nameRequired),
   mobile: optionalText,
   password: z.string().min(1, messages.activation.passwordRequired),
   password_confirm: z.string().min(1, messages.activation.confirmationRequired),
@@ -44,8 +44,8 @@ export const updateSettingsRequest = z.object({ show_select_storage: z.boolean()
 
 /** The text fields of the profile form (multipart); the avatar file travels beside them. */
 export const profileUpdateFields = z.object({
-  first_name: z.string().trim().min(1, messages.profile.firstNameRequired).max(150),
-  last_name: z.string().trim().min(1, messages.profile.lastNameRequired).max(150),
+  first_name: text().trim().min(1, messages.profile.firstNameRequired).max(150),
+  last_name: text().trim().min(1, messages.profile.lastNameRequired).max(150),
   mobile: optionalText,
   mobile_confirm: optionalText,
   timezone: optionalText,
@@ -131,7 +131,7 @@ export const accountRoutes = {
   extendSession: defineRoute({
     method: 'POST',
     path: '/session/extend/',
-    summary: "Move the session's end a full session length from now",
+    summary: "Move the session's end a session length on, never past its maximum age (then 401)",
     auth: 'user',
     status: 204,
     response: null,
@@ -160,7 +160,7 @@ export const accountRoutes = {
     path: '/user/avatar/:uid/',
     summary: "A user's avatar picture",
     auth: 'user',
-    params: z.object({ uid: z.string().min(1).max(200) }),
+    params: z.object({ uid: text().min(1).max(200) }),
     status: 200,
     response: 'binary',
   }),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineRoute, slugParam } from './api/route';
+import { defineRoute, slugParam, text } from './api/route';
 import { adminMessages } from './contracts';
 
 export const reportPeriods = ['7', '30', '90', '180', 'custom'] as const;
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD.');
+const isoDate = text().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD.');
 
 /** Today as YYYY-MM-DD in UTC, the calendar the report's ISO dates use. */
 export const todayIso = (now = new Date()) => now.toISOString().slice(0, 10);
@@ -48,7 +48,7 @@ export const reportQueued = z.object({
 
 /** A search of the Activity screen and the page of its results (15 packages a page). */
 export const activityQuery = z.object({
-  text: z.string().max(200).default(''),
+  text: text().max(200).default(''),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
 });
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineRoute } from './api/route';
+import { defineRoute, text } from './api/route';
 import { messages } from './messages';
 
 export const createApiKeyRequest = z.object({
-  name: z.string().trim().min(1, messages.apiKeys.nameRequired).max(100),
+  name: text().trim().min(1, messages.apiKeys.nameRequired).max(100),
 });
 
 export const apiKey = z.object({
@@ -31,7 +31,7 @@ export const apiKeyRoutes = {
   create: defineRoute({
     method: 'POST',
     path: '/api_keys/',
-    summary: 'Create an API key; the answer holds the key, the only time it is shown',
+    summary: 'Create an API key (from a session; 403 with a key); the answer holds it, shown once',
     auth: 'user',
     body: createApiKeyRequest,
     status: 201,

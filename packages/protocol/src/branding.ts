@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, slugParam } from './api/route';
+import { defineRoute, slugParam, text } from './api/route';
 import { adminMessages } from './contracts';
 
 export const brandingColours = [
@@ -13,20 +13,18 @@ export const brandingColours = [
 ] as const;
 
 export const brandingRequest = z.object({
-  name: z
-    .string()
+  name: text()
     .trim()
     .min(1, adminMessages.required)
     .max(50, adminMessages.brandingNameLength)
     .optional(),
-  alias: z
-    .string()
+  alias: text()
     .trim()
     .regex(/^[A-Z]{2,3}$/, adminMessages.aliasLength)
     .optional(),
   colour: z.enum(brandingColours).optional(),
   /** A base64 image (optionally a data URL); null removes the logo. */
-  logo: z.string().max(7_000_000, adminMessages.logoRejected).nullable().optional(),
+  logo: text().max(7_000_000, adminMessages.logoRejected).nullable().optional(),
 });
 /** What a branding save may change; any field left out keeps its saved value. */
 export type BrandingChange = z.input<typeof brandingRequest>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, rowId, slugParam } from './api/route';
+import { defineRoute, rowId, slugParam, text } from './api/route';
 import { limits } from './limits';
 
 /** Strings of the users, groups, settings, branding and export screens. */
@@ -33,9 +33,8 @@ export const pinVerificationModes = ['none', 'all', 'adhoc'] as const;
 
 export const notificationRow = z.object(
   {
-    name: z.string().trim().min(1, adminMessages.notificationFields),
-    email: z
-      .string()
+    name: text().trim().min(1, adminMessages.notificationFields),
+    email: text()
       .trim()
       .min(1, adminMessages.notificationFields)
       .pipe(z.email(adminMessages.invalidEmail)),
@@ -49,8 +48,7 @@ export const storageAppGroupsField = z
   .array(
     z.object({
       id: rowId.optional(),
-      name: z
-        .string(adminMessages.storageGroupNameRequired)
+      name: text(adminMessages.storageGroupNameRequired)
         .trim()
         .min(1, adminMessages.storageGroupNameRequired)
         .max(limits.storageGroupNameMax),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, slugParam } from './api/route';
+import { defineRoute, slugParam, text } from './api/route';
 
 /** A grant to download the whole package as one tar. */
 export const packageDownloadGrant = z.object({
@@ -41,7 +41,7 @@ export const downloadRoutes = {
     summary: 'A download URL for one file of the package, named by its path in the package',
     auth: 'user',
     // The rest of the path is the file's user path; the external page's form ends in '/'.
-    params: packageParams.extend({ '*': z.string() }),
+    params: packageParams.extend({ '*': text() }),
     status: 200,
     response: fileDownloadGrant,
   }),
@@ -50,7 +50,7 @@ export const downloadRoutes = {
     path: '/downloads/:token/:filename',
     summary: "A grant's bytes: the tar or the file, whole or one range (the URL is the credential)",
     auth: 'public',
-    params: z.object({ token: z.string().min(1).max(200), filename: z.string() }),
+    params: z.object({ token: text().min(1).max(200), filename: text() }),
     status: 200,
     response: 'binary',
   }),

@@ -1,17 +1,16 @@
 import { z } from 'zod';
-import { defineRoute, idParam, rowId, slugParam } from './api/route';
+import { defineRoute, idParam, rowId, slugParam, text } from './api/route';
 import { adminMessages } from './contracts';
 
 /** Row ids named in a request: bounded, so an absurd number is a 400 and never a query error. */
 export const rowIds = z.array(rowId).max(10_000);
 
 export const groupRequest = z.object({
-  name: z
-    .string(adminMessages.groupNameRequired)
+  name: text(adminMessages.groupNameRequired)
     .trim()
     .min(1, adminMessages.groupNameRequired)
     .max(100),
-  description: z.string().trim().max(500).default(''),
+  description: text().trim().max(500).default(''),
   /** With the group fields, the group's whole membership; omitted, membership is unchanged. */
   members: rowIds.optional(),
 });

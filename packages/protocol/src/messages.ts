@@ -38,6 +38,7 @@ export const messages = {
   apiKeys: {
     failed: 'Something went wrong. Please try again',
     nameRequired: 'This field is required.',
+    sessionRequired: 'API keys can only be created from a signed-in session, not with an API key.',
   },
   auth: {
     required: 'Authentication credentials were not provided.',
@@ -47,6 +48,8 @@ export const messages = {
     notFound: 'Not found.',
     rateLimited: 'Request was throttled. Please wait a few minutes and try again.',
   },
+  /** Any text field of any call. */
+  text: { nulCharacter: 'This field cannot contain a NUL character.' },
   constraints: {
     unavailable: 'Filesystem constraints not available',
     failed: 'Failed to fetch constraints',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, slugParam } from './api/route';
+import { defineRoute, int32Max, rowId, slugParam, text } from './api/route';
 import { fileFolderClash, isPackagePath, packagePathMax } from './package-paths';
 
 export { fileFolderClash, isPackagePath } from './package-paths';
@@ -73,17 +73,21 @@ export function accessPeriodProblem(
   return null;
 }
 
+// A package path refuses NUL itself (a tar header cannot hold one either).
 const userPath = z.string().refine(isPackagePath, sendMessages.badPath);
-/** A database row id (PostgreSQL integer), so an absurd number is a 400, not a query error. */
-const rowId = z.number().int().positive().max(2_147_483_647);
 const byteCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const isoInstant = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 
 /** A recipient of a new package: a contract user by id, or an ad-hoc address (negative or no id). */
 export const packageRecipientInput = z.object({
-  id: z.number().int().min(-2_147_483_648).max(2_147_483_647).optional(),
-  email: z.string().trim().toLowerCase().pipe(z.email()).optional(),
-  mobile: z.string().trim().nullish(),
+  id: z
+    .number()
+    .int()
+    .min(-int32Max - 1)
+    .max(int32Max)
+    .optional(),
+  email: text().trim().toLowerCase().pipe(z.email()).optional(),
+  mobile: text().trim().nullish(),
 });
 
 export const createPackageRequest = z
@@ -91,17 +95,16 @@ export const createPackageRequest = z
     // Missing fields are parsed as empty (prefault) so they get the send screen's own message.
     contract: z
       .union(
-        [z.string().trim().min(1, sendMessages.selectContract), rowId],
+        [text().trim().min(1, sendMessages.selectContract), rowId],
         sendMessages.selectContract,
       )
       .prefault(''),
-    name: z
-      .string(sendMessages.nameRequired)
+    name: text(sendMessages.nameRequired)
       .trim()
       .min(1, sendMessages.nameRequired)
       .max(packageLimits.nameMax, sendMessages.nameTooLong)
       .prefault(''),
-    message: z.string().max(10_000).default(''),
+    message: text().max(10_000).default(''),
     pin_verify: z.boolean().default(false),
     recipients: z
       .array(packageRecipientInput, sendMessages.selectRecipients)
@@ -110,7 +113,7 @@ export const createPackageRequest = z
       .prefault([]),
     valid_from: isoInstant,
     valid_to: isoInstant,
-    expected_files: z.number().int().min(0).default(0),
+    expected_files: z.number().int().min(0).max(int32Max).default(0),
     expected_size: byteCount.default(0),
     intended_files: z
       .array(z.object({ filename: userPath, size: byteCount }), sendMessages.selectFiles)
@@ -152,7 +155,7 @@ export const bulkRequest = z.object({
   batches: z
     .array(
       z.object({
-        batch_name: z.string().max(200),
+        batch_name: text().max(200),
         files: z
           .array(z.object({ size: byteCount, path: userPath }))
           .max(packageLimits.maxBatchFiles),
@@ -163,13 +166,13 @@ export const bulkRequest = z.object({
 });
 
 /** An object's place as the engine reports it: `/container/key`, or a key in the package's container. */
-const objectPath = z.string().min(1).max(2048);
+const objectPath = text().min(1).max(2048);
 
 export const updateFilesRequest = z.object({
   files: z
     .array(
       z.object({
-        etag: z.string().max(100).nullish(),
+        etag: text().max(100).nullish(),
         object_path: objectPath,
         size_bytes: byteCount,
         user_path: userPath,
@@ -192,10 +195,10 @@ export const updateSlabFileRequest = z.object({
 export const sloRequest = z.object({
   upload_filename: userPath,
   size: byteCount,
-  prefix: z.string().max(2048).optional(),
-  session_id: z.string().max(200).optional(),
+  prefix: text().max(2048).optional(),
+  session_id: text().max(200).optional(),
   slo_content: z
-    .array(z.object({ path: objectPath, etag: z.string().max(100), size_bytes: byteCount }))
+    .array(z.object({ path: objectPath, etag: text().max(100), size_bytes: byteCount }))
     .min(1)
     .max(packageLimits.maxSloSegments, sendMessages.tooManySegments),
 });
@@ -205,8 +208,8 @@ export const sloRequest = z.object({
  * Complete action after failures, FORCE_COMPLETED); without it, missing files refuse the call.
  */
 export const finaliseRequest = z.object({
-  name: z.string().optional(),
-  contract: z.union([z.string(), z.number()]).optional(),
+  name: text().optional(),
+  contract: z.union([text(), z.number()]).optional(),
   complete: z.literal(true),
   force: z.boolean().default(false),
 });

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { defineRoute, slugParam } from './api/route';
 
-/** Someone a sender may send to; verified means they have an activated account. */
+/**
+ * Someone a sender may send to, named as the contract knows them; `mobile` is the contract's
+ * default PIN mobile for them, and verified means they are active in the contract (an activated
+ * account, signed in since the contract added them).
+ */
 export const recipientUser = z.object({
   id: z.number(),
   name: z.string(),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineRoute, idParam, rowId, slugParam } from './api/route';
+import { defineRoute, idParam, rowId, slugParam, text } from './api/route';
 import { adminMessages } from './contracts';
 import { rowIds } from './groups';
 
-const required = z.string(adminMessages.required).trim().min(1, adminMessages.required);
+const required = text(adminMessages.required).trim().min(1, adminMessages.required);
 const email = required.pipe(z.email(adminMessages.invalidEmail)).transform((e) => e.toLowerCase());
-const optionalMobile = z.string().trim().optional().nullable();
+const optionalMobile = text().trim().optional().nullable();
 
 export const newContractUserRequest = z.object({
   first_name: required.max(150),
@@ -32,12 +32,19 @@ export const permissionUpdateRequest = z.object({
 
 export const userDetailsRequest = z.object({ name: required.max(300) });
 
-/** A user as the Users screen lists them, with their permissions and groups in the contract. */
+/**
+ * A user as the Users screen lists them, with their permissions and groups in the contract. An
+ * account is shared by every contract its person is in, so the names and mobile are this
+ * contract's own for the person (the person's own ones only in the contract that created the
+ * account), and `activated` says whether they are active here: invited until they sign in after
+ * the contract added them.
+ */
 export const contractUser = z.object({
   id: z.number(),
   email: z.string(),
   first_name: z.string(),
   last_name: z.string(),
+  /** First and last name, or the address when the contract knows no name. */
   name: z.string(),
   mobile: z.string().nullable(),
   admin: z.boolean(),
@@ -99,7 +106,8 @@ export const userRoutes = {
   updateName: defineRoute({
     method: 'POST',
     path: '/contracts/:slug/userdetails/:userId/',
-    summary: 'Rename a user of the contract (first word the first name, the rest the last)',
+    summary:
+      'Rename a user as the contract knows them (first word the first name, the rest the last)',
     auth: 'user',
     params: userParams,
     body: userDetailsRequest,

@@ -113,7 +113,12 @@ export const contracts = pgTable('contracts', {
   createdAt: now(),
 });
 
-/** A user's place in a contract, with the contract-level permissions. */
+/**
+ * A user's place in a contract, with the contract-level permissions and the contract's own name
+ * and mobile for the person. Accounts are shared by every contract a person is in, so a contract
+ * reads the person's own name and mobile only when it brought the account to FileRunner
+ * (`seesProfile`); otherwise it knows them by what its admins typed, or by the address alone.
+ */
 export const memberships = pgTable(
   'memberships',
   {
@@ -129,6 +134,15 @@ export const memberships = pgTable(
     enabled: boolean().notNull().default(true),
     masterGroup: boolean().notNull().default(false),
     external: boolean().notNull().default(false),
+    /** The contract's name for the person; null: the person's own (if it sees it) or the address. */
+    firstName: text(),
+    lastName: text(),
+    /** The contract's mobile for the person (its default PIN mobile); null: as for the name. */
+    mobile: text(),
+    /** True when the account was created by joining this contract. */
+    seesProfile: boolean().notNull().default(false),
+    /** When the person first signed in (or activated) after joining; null: still invited. */
+    activeSince: timestamp({ withTimezone: true }),
     createdAt: now(),
   },
   (t) => [uniqueIndex('memberships_contract_user').on(t.contractId, t.userId)],

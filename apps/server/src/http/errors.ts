@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'client_version_required'
   | 'login_failed'
   | 'invalid_token'
-  | 'payload_too_large';
+  | 'payload_too_large'
+  | 'conflict';
 
 /**
  * An error with a stable code and the body the spec's client reads. Handlers throw these; the

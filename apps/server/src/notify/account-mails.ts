@@ -43,7 +43,16 @@ export function resetMail(to: Recipient, link: string, hours: number): OutboxMai
   };
 }
 
-export function passwordChangedMail(to: Recipient, loginLink: string): OutboxMail {
+/** Sent on a password change or reset; `revokedKeys` is how many live API keys it revoked. */
+export function passwordChangedMail(to: Recipient, loginLink: string, revokedKeys = 0): OutboxMail {
+  const keys =
+    revokedKeys === 1
+      ? ['Your API key was revoked too; create a new one in your profile if you still need it.']
+      : revokedKeys > 1
+        ? [
+            `Your ${revokedKeys} API keys were revoked too; create new ones in your profile if you still need them.`,
+          ]
+        : [];
   return {
     to: to.email,
     subject: 'Your FileRunner password was changed',
@@ -53,6 +62,7 @@ export function passwordChangedMail(to: Recipient, loginLink: string): OutboxMai
       greeting(to),
       '',
       'The password of your FileRunner account was just changed and every session was signed out.',
+      ...keys,
       'If this was not you, reset your password at once from the login page above and contact support.',
     ].join('\n'),
   };
@@ -73,6 +83,23 @@ export function addedToContractMail(
       greeting(to),
       '',
       `You now have access to ${contractName} on FileRunner. Log in with your existing password to see it.`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * Tells a person without an activated account that a contract added them as an external
+ * partner: packages from it will reach them by mail, with no password needed.
+ */
+export function addedAsPartnerMail(to: Recipient, contractName: string): OutboxMail {
+  return {
+    to: to.email,
+    subject: `You have been added to ${contractName} on FileRunner`,
+    text: [
+      greeting(to),
+      '',
+      `${contractName} added your address on FileRunner, where packages of files are sent securely.`,
+      'Packages they send you will reach you by email; you do not need an account to receive them.',
     ].join('\n'),
   };
 }

@@ -81,6 +81,8 @@ describe('mail over SMTP', () => {
     await sink.close();
     const user = await createUser(server);
     await forgot(user.email);
+    // The reset mail is queued after the answer.
+    await server.ctx.pendingWork.settled();
     await server.outbox.drain();
     const [pending] = await server.ctx.db
       .select()

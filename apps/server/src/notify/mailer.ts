@@ -37,8 +37,10 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
 }
 
 /**
- * The embedded default: each mail is written as an .eml file under `DATA_DIR/mail` and logged
- * with the first link it carries, so a developer can click through activation and reset flows.
+ * The embedded default: each mail is written as an .eml file under `DATA_DIR/mail`, and logged
+ * with its recipient, subject and file, so a developer finds it there to click through
+ * activation and reset flows. Never with its link: activation, reset and external package
+ * links are secrets, and a log is read by more people than the mail.
  */
 export function capturedTransport(
   dir: string,
@@ -52,8 +54,7 @@ export function capturedTransport(
       await mkdir(dir, { recursive: true });
       const file = path.join(dir, `${Date.now()}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
       await writeFile(file, info.message as Buffer);
-      const link = /https?:\/\/\S+/.exec(mail.text)?.[0];
-      log.info({ to: mail.to, subject: mail.subject, file, link }, 'mail captured');
+      log.info({ to: mail.to, subject: mail.subject, file }, 'mail captured');
     },
     close: () => builder.close(),
   };

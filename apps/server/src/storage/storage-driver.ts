@@ -119,6 +119,15 @@ export interface ObjectInfo {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+export interface ReadOptions {
+  /**
+   * Read only while the object's etag (as `head` reports it: a manifest's own etag) is this one,
+   * as HTTP If-Match does; otherwise StorageError 'precondition_failed'. So a reader that
+   * recorded an object's etag never gets other bytes after the object was replaced.
+   */
+  readonly ifMatch?: string;
+}
+
 export interface DeleteResult {
   /** Objects removed, counting a manifest's segments. */
   readonly deleted: number;
@@ -180,9 +189,10 @@ export interface StorageDriver {
   head(location: ObjectLocation): Promise<ObjectInfo | null>;
   /**
    * Streams the object's bytes (a manifest's joined segments), the whole object or one range.
-   * Throws StorageError 'not_found' or 'range_not_satisfiable' before the first byte.
+   * Throws StorageError 'not_found', 'range_not_satisfiable' or (with `ifMatch`)
+   * 'precondition_failed' before the first byte.
    */
-  read(location: ObjectLocation, range?: ByteRange): Promise<Readable>;
+  read(location: ObjectLocation, range?: ByteRange, options?: ReadOptions): Promise<Readable>;
   /** Deletes the object; a manifest together with its segments. */
   deleteObject(location: ObjectLocation): Promise<DeleteResult>;
   /** Deletes every object whose key starts with the prefix (manifests with their segments). */
@@ -194,6 +204,7 @@ export interface StorageDriver {
 export type StorageErrorCode =
   | 'not_found'
   | 'range_not_satisfiable'
+  | 'precondition_failed'
   | 'invalid_manifest'
   | 'invalid_name'
   | 'unauthorized'

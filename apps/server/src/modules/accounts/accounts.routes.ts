@@ -58,8 +58,15 @@ export async function accountsRoutes(app: FastifyInstance, opts: { ctx: AppConte
     // An API key has no session to extend.
     if (!principal.sessionHash) throw ApiError.forbidden();
     const token = request.cookies[SESSION_COOKIE]!;
-    principal.sessionExpiresAt = await ctx.sessions.extend(principal.sessionHash);
-    setSessionCookie(reply, token, principal.sessionExpiresAt);
+    const expiresAt = await ctx.sessions.extend(principal.sessionHash);
+    if (!expiresAt) {
+      // Past its maximum age the session has ended: the client signs out as on an expiry.
+      request.principal = null;
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      throw ApiError.unauthenticated();
+    }
+    principal.sessionExpiresAt = expiresAt;
+    setSessionCookie(reply, token, expiresAt);
   });
 
   serve(app, accountRoutes.user, async (request) => presentUser(ctx, requireUser(request).user));

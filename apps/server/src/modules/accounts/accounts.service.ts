@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import { users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import { activationMail, passwordChangedMail, resetMail } from '../../notify/account-mails';
+import { markMembershipsActive } from '../memberships/member-view';
 import { membershipsOfUser } from '../memberships/memberships.repository';
 import {
   consumeToken,
@@ -12,6 +13,7 @@ import {
   userOfToken,
   type TokenPurpose,
 } from './accounts.repository';
+import { loginLimits } from './login-limits';
 import { decoyHash, hashPassword, passwordMatches, passwordProblem } from './passwords';
 import type { UserRow } from './sessions';
 
@@ -40,29 +42,32 @@ export async function presentUser(ctx: AppContext, row: UserRow): Promise<User> 
 }
 
 /**
- * Checks email and password. Failures are counted per address and per account, and a blocked
- * caller gets 429 before any password is compared.
+ * Checks email and password. The attempt is counted against the login limits before any password
+ * is compared, so parallel guesses cannot slip past them; a refused attempt gets 429. A success
+ * does not count, and forgives the earlier failures of its address for that account.
  */
 export async function authenticate(ctx: AppContext, email: string, password: string, ip: string) {
-  const { limiter, config } = ctx;
-  const keys = [`login:ip:${ip}`, `login:account:${email.trim().toLowerCase()}`];
-  const [byIp, byAccount] = await Promise.all(keys.map((k) => limiter.count(k)));
-  if (byIp! >= config.loginRateLimit * 5 || byAccount! >= config.loginRateLimit) {
-    throw ApiError.detail(429, 'rate_limited', messages.login.tooManyAttempts);
-  }
+  const { limiter } = ctx;
+  const limits = loginLimits(ctx.config, email, ip);
+  const hits = await limiter.take(limits);
+  if (!hits) throw ApiError.detail(429, 'rate_limited', messages.login.tooManyAttempts);
   const user = await findUserByEmail(ctx.db, email);
   const ok = user?.activatedAt
     ? await passwordMatches(user.passwordHash, password)
     : await passwordMatches(await decoyHash(), `${password}\u0000never`);
-  if (!user || !ok) {
-    await Promise.all(keys.map((k) => limiter.hit(k)));
-    throw ApiError.detail(400, 'login_failed', messages.login.failed);
-  }
-  await limiter.clear(keys[1]!);
+  if (!user || !ok) throw ApiError.detail(400, 'login_failed', messages.login.failed);
+  await limiter.clear(limits[0]!.key);
+  await limiter.giveBack(hits.slice(1));
+  // Contracts that added the person since their last sign-in now count them active.
+  await markMembershipsActive(ctx.db, user.id);
   return { user, session: await ctx.sessions.create(user.id) };
 }
 
-/** Mails a reset link when an activated account has that address; says nothing either way. */
+/**
+ * Mails a reset link when an activated account has that address; says nothing either way. The
+ * answer comes after the limits alone, the same work for every address: the lookup, token and
+ * mail run after it, so the answer's timing does not tell which addresses have an account.
+ */
 export async function forgotPassword(ctx: AppContext, email: string, ip: string): Promise<void> {
   const { limiter, config } = ctx;
   const [byIp, byAccount] = await Promise.all([
@@ -72,6 +77,16 @@ export async function forgotPassword(ctx: AppContext, email: string, ip: string)
   if (byIp > config.loginRateLimit * 5 || byAccount > config.loginRateLimit) {
     throw ApiError.detail(429, 'rate_limited', messages.login.tooManyAttempts);
   }
+  ctx.pendingWork.track(
+    // Started on the next turn of the event loop, once the answer is on its way.
+    new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => mailResetLink(ctx, email))
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'forgot password: no reset link')),
+  );
+}
+
+async function mailResetLink(ctx: AppContext, email: string): Promise<void> {
+  const { config } = ctx;
   const user = await findUserByEmail(ctx.db, email);
   if (!user?.activatedAt) return;
   await ctx.db.transaction(async (tx) => {
@@ -179,6 +194,7 @@ export async function activate(
   const [firstName = '', ...rest] = input.name.trim().split(/\s+/);
   await updateUser(ctx.db, user.id, { firstName, lastName: rest.join(' '), mobile });
   await setPassword(ctx, user, input.password, 'activation', input.token);
+  await markMembershipsActive(ctx.db, user.id);
 }
 
 export async function changePassword(
@@ -199,7 +215,8 @@ export async function changePassword(
 
 /**
  * Stores a new password hash, uses up the token that allowed it (if any), signs the account out
- * everywhere and tells its owner by mail, all in one transaction.
+ * everywhere, revokes its API keys (a key must not outlive the password that let someone make
+ * it) and tells its owner by mail, all in one transaction.
  */
 async function setPassword(
   ctx: AppContext,
@@ -216,9 +233,11 @@ async function setPassword(
       throw ApiError.fields({ token: [message] });
     }
     await updateUser(tx, user.id, { passwordHash, activatedAt: user.activatedAt ?? new Date() });
+    await ctx.sessions.endAllOf(user.id, tx);
+    const revokedKeys = await ctx.apiKeys.revokeAllOf(user.id, tx);
     if (purpose !== 'activation') {
-      await ctx.mailbox.queue(tx, passwordChangedMail(user, `${ctx.config.publicUrl}/login`));
+      const loginLink = `${ctx.config.publicUrl}/login`;
+      await ctx.mailbox.queue(tx, passwordChangedMail(user, loginLink, revokedKeys));
     }
   });
-  await ctx.sessions.endAllOf(user.id);
 }

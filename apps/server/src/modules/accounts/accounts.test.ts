@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@filerunner/protocol';
-import { userTokens } from '../../db/schema';
+import { sessions, userTokens } from '../../db/schema';
 import {
   BASE_HEADERS,
   createUser,
@@ -16,7 +16,8 @@ import { inviteUser } from './accounts.service';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ LOGIN_RATE_LIMIT: '3' });
+  // Sessions of the default 8 hours, capped at a day from login.
+  server = await startTestServer({ LOGIN_RATE_LIMIT: '3', SESSION_MAX_AGE_SECONDS: '86400' });
 });
 afterAll(() => server.close());
 
@@ -75,7 +76,7 @@ describe('POST /authenticate/', () => {
     expect(response.json()).toEqual({ detail: messages.auth.clientVersionRequired });
   });
 
-  it('throttles repeated failures per account with 429, even with the right password', async () => {
+  it('throttles repeated failures per address and account with 429, even with the right password', async () => {
     const user = await createUser(server);
     for (let i = 0; i < 3; i++) {
       expect(
@@ -146,6 +147,62 @@ describe('session', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('session maximum age', () => {
+  const HOUR = 3600_000;
+  const extendAt = async (at: number, headers: Record<string, string>) => {
+    vi.setSystemTime(at);
+    return post('/api/session/extend/', undefined, headers);
+  };
+
+  it('extends up to a day from login, never past it, then refuses and ends the session', async () => {
+    const user = await createUser(server);
+    const loginAt = Date.now();
+    vi.setSystemTime(loginAt);
+    try {
+      const headers = await login(server, user.email);
+      const expiresOf = (r: { headers: Record<string, unknown> }) =>
+        Date.parse(r.headers.expires as string);
+
+      const first = await extendAt(loginAt + 7 * HOUR, headers);
+      expect(first.statusCode).toBe(204);
+      expect(expiresOf(first)).toBe(Math.floor((loginAt + 15 * HOUR) / 1000) * 1000);
+      expect((await extendAt(loginAt + 14 * HOUR, headers)).statusCode).toBe(204);
+
+      // Eight hours on would be past the day: the end stops at the day.
+      const capped = await extendAt(loginAt + 21 * HOUR, headers);
+      expect(capped.statusCode).toBe(204);
+      expect(expiresOf(capped)).toBe(Math.floor((loginAt + 24 * HOUR) / 1000) * 1000);
+      const cookie = capped.cookies.find((c) => c.name === 'filerunner_session')!;
+      expect(cookie.expires!.getTime()).toBe(Math.floor((loginAt + 24 * HOUR) / 1000) * 1000);
+
+      const refused = await extendAt(loginAt + 24 * HOUR + 1000, headers);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toEqual({ detail: messages.auth.required });
+      expect(refused.headers.expires).toBeUndefined();
+      const later = await server.app.inject({ method: 'GET', url: '/api/user/', headers });
+      expect(later.statusCode).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('ends a session older than the maximum age, as after that setting was lowered', async () => {
+    const user = await createUser(server);
+    const headers = await login(server, user.email);
+    await server.ctx.db
+      .update(sessions)
+      .set({ createdAt: new Date(Date.now() - 25 * HOUR) })
+      .where(eq(sessions.userId, user.id));
+
+    const refused = await post('/api/session/extend/', undefined, headers);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({ detail: messages.auth.required });
+    expect(await server.ctx.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual(
+      [],
+    );
   });
 });
 

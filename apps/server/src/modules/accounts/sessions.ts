@@ -7,35 +7,67 @@ export type UserRow = typeof users.$inferSelect;
 
 export const SESSION_COOKIE = 'filerunner_session';
 
+export interface SessionLifetime {
+  /** How long a session lasts from its login or its last extension. */
+  ttlSeconds: number;
+  /** How long after its login a session ends at the latest, however often it is extended. */
+  maxAgeSeconds: number;
+}
+
 /** Sessions live in the database so that any app node can serve any request. */
 export class SessionStore {
   constructor(
     private readonly db: Database,
-    private readonly ttlSeconds: number,
+    private readonly lifetime: SessionLifetime,
   ) {}
 
   async create(userId: number): Promise<{ token: string; expiresAt: Date }> {
     const token = newToken();
-    const expiresAt = this.freshExpiry();
-    await this.db.insert(sessions).values({ tokenHash: tokenHash(token), userId, expiresAt });
+    // Stamped from this clock rather than the database's, as every expiry is measured on it.
+    const createdAt = new Date();
+    const expiresAt = this.endOf(createdAt);
+    await this.db
+      .insert(sessions)
+      .values({ tokenHash: tokenHash(token), userId, expiresAt, createdAt });
     // Expired sessions are dead weight; dropping them on login keeps the table small.
     await this.db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
     return { token, expiresAt };
   }
 
-  /** The live session of a cookie token with its user, or null. */
+  /**
+   * The live session of a cookie token with its user, or null. A session older than the
+   * maximum age (possible when that setting was lowered after its login) ends here.
+   */
   async find(token: string): Promise<{ user: UserRow; expiresAt: Date; hash: string } | null> {
     const hash = tokenHash(token);
     const [row] = await this.db
-      .select({ user: users, expiresAt: sessions.expiresAt })
+      .select({ user: users, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.tokenHash, hash), gt(sessions.expiresAt, new Date())));
-    return row ? { ...row, hash } : null;
+    if (!row) return null;
+    if (this.tooOld(row.createdAt)) {
+      await this.end(hash);
+      return null;
+    }
+    return { user: row.user, expiresAt: row.expiresAt, hash };
   }
 
-  async extend(hash: string): Promise<Date> {
-    const expiresAt = this.freshExpiry();
+  /**
+   * Moves the session's end a full session length from now, but never past its maximum age;
+   * null (and the session ends) once that age is reached, when only a new login helps.
+   */
+  async extend(hash: string): Promise<Date | null> {
+    const [row] = await this.db
+      .select({ createdAt: sessions.createdAt })
+      .from(sessions)
+      .where(eq(sessions.tokenHash, hash));
+    if (!row) return null;
+    if (this.tooOld(row.createdAt)) {
+      await this.end(hash);
+      return null;
+    }
+    const expiresAt = this.endOf(row.createdAt);
     await this.db.update(sessions).set({ expiresAt }).where(eq(sessions.tokenHash, hash));
     return expiresAt;
   }
@@ -44,11 +76,20 @@ export class SessionStore {
     await this.db.delete(sessions).where(eq(sessions.tokenHash, hash));
   }
 
-  async endAllOf(userId: number): Promise<void> {
-    await this.db.delete(sessions).where(eq(sessions.userId, userId));
+  /** Signs the user out everywhere; `db` is the caller's transaction when it has one. */
+  async endAllOf(userId: number, db: Database = this.db): Promise<void> {
+    await db.delete(sessions).where(eq(sessions.userId, userId));
   }
 
-  private freshExpiry(): Date {
-    return new Date(Date.now() + this.ttlSeconds * 1000);
+  /** A session length from now, or the session's maximum age if that comes first. */
+  private endOf(createdAt: Date): Date {
+    const { ttlSeconds, maxAgeSeconds } = this.lifetime;
+    return new Date(
+      Math.min(Date.now() + ttlSeconds * 1000, createdAt.getTime() + maxAgeSeconds * 1000),
+    );
+  }
+
+  private tooOld(createdAt: Date): boolean {
+    return Date.now() >= createdAt.getTime() + this.lifetime.maxAgeSeconds * 1000;
   }
 }

@@ -1,10 +1,14 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { limits, type ActivityPackage, type ActivityPage } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
-import { contracts, packageRecipients, packages, users } from '../../db/schema';
+import { contracts, memberships, packageRecipients, packages, users } from '../../db/schema';
 import { displayName } from '../accounts/display-name';
+import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
 
 type ContractRef = Pick<typeof contracts.$inferSelect, 'id' | 'slug' | 'name'>;
+
+// Senders and recipients are named as the package's contract knows them; a former member, whose
+// membership is gone, by the address alone.
 
 /** LIKE wildcards in a search are meant literally. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -18,10 +22,11 @@ async function present(
   let query = db
     .select({
       pkg: packages,
-      sender: { firstName: users.firstName, lastName: users.lastName, email: users.email },
+      sender: { firstName: memberFirstName, lastName: memberLastName, email: users.email },
     })
     .from(packages)
     .leftJoin(users, eq(users.id, packages.senderId))
+    .leftJoin(memberships, membershipIn(packages.contractId))
     .where(where)
     .orderBy(desc(packages.sentAt), desc(packages.id))
     .$dynamic();
@@ -33,13 +38,15 @@ async function present(
     .select({
       packageId: packageRecipients.packageId,
       email: packageRecipients.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      firstName: memberFirstName,
+      lastName: memberLastName,
       downloaded: packageRecipients.downloaded,
       removed: packageRecipients.removed,
     })
     .from(packageRecipients)
+    .innerJoin(packages, eq(packages.id, packageRecipients.packageId))
     .leftJoin(users, eq(users.id, packageRecipients.userId))
+    .leftJoin(memberships, membershipIn(packages.contractId))
     .where(
       inArray(
         packageRecipients.packageId,
@@ -52,9 +59,9 @@ async function present(
     id: pkg.id,
     slug: pkg.slug,
     name: pkg.name,
-    sender: sender
+    sender: sender?.email
       ? {
-          name: displayName(sender),
+          name: displayName({ ...sender, email: sender.email }),
           email: sender.email,
         }
       : null,
@@ -96,7 +103,7 @@ export async function activityPage(
       or(
         ilike(packages.name, pattern),
         ilike(users.email, pattern),
-        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+        ilike(sql`${memberFirstName} || ' ' || ${memberLastName}`, pattern),
         inArray(packages.id, recipientMatch),
       )!,
     );
@@ -108,6 +115,7 @@ export async function activityPage(
     .select({ n: sql`count(*)::int`.mapWith(Number) })
     .from(packages)
     .leftJoin(users, eq(users.id, packages.senderId))
+    .leftJoin(memberships, membershipIn(packages.contractId))
     .where(where);
   const total = count?.n ?? 0;
   return {

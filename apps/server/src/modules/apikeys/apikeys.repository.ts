@@ -49,6 +49,19 @@ export class ApiKeyStore {
     return row ? toApiKey(row) : null;
   }
 
+  /**
+   * Revokes every live key of the user, as a password change does; `db` is the caller's
+   * transaction. Answers how many were live, so the owner can be told.
+   */
+  async revokeAllOf(userId: number, db: Database = this.db): Promise<number> {
+    const revoked = await db
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id });
+    return revoked.length;
+  }
+
   /** The user a live key belongs to; a revoked key answers null at once. */
   async userOfKey(key: string): Promise<UserRow | null> {
     const [row] = await this.db

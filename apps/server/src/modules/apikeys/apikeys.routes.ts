@@ -1,20 +1,36 @@
-import type { FastifyInstance } from 'fastify';
-import { apiKeyRoutes } from '@filerunner/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiKeyRoutes, messages } from '@filerunner/protocol';
 import { ApiError } from '../../http/errors';
 import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
 import type { ApiKeyStore } from './apikeys.repository';
 
+/**
+ * Only a signed-in person makes keys: a key that could mint more would let a leaked key outlive
+ * its own revocation. Settled before the body is read, so the refusal is the same whatever is sent.
+ */
+async function sessionOnly(request: FastifyRequest): Promise<undefined> {
+  if (requireUser(request).via === 'api_key') {
+    throw ApiError.forbidden(messages.apiKeys.sessionRequired);
+  }
+  return undefined;
+}
+
 export async function apiKeysRoutes(app: FastifyInstance, opts: { apiKeys: ApiKeyStore }) {
   const { apiKeys } = opts;
 
+  // Listing with a key is allowed: it shows names and dates only, never a key.
   serve(app, apiKeyRoutes.list, async (request) => apiKeys.list(requireUser(request).user.id));
 
-  serve(app, apiKeyRoutes.create, async (request) =>
-    apiKeys.create(requireUser(request).user.id, request.body.name),
+  serve(
+    app,
+    apiKeyRoutes.create,
+    async (request) => apiKeys.create(requireUser(request).user.id, request.body.name),
+    { access: sessionOnly },
   );
 
-  // Another user's key is "not found", like a key that does not exist.
+  // Revoking with a key is allowed (a script may retire its own key or a sibling): it only ever
+  // takes access away. Another user's key is "not found", like a key that does not exist.
   serve(app, apiKeyRoutes.revoke, async (request) => {
     const revoked = await apiKeys.revoke(requireUser(request).user.id, request.params.uuid);
     if (!revoked) throw ApiError.notFound();

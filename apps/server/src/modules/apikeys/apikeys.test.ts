@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@filerunner/protocol';
 import { apiKeys } from '../../db/schema';
-import { caller, loggedInUser, startTestServer, type TestServer } from '../../../test/harness';
+import {
+  caller,
+  linkIn,
+  loggedInUser,
+  login,
+  PASSWORD,
+  startTestServer,
+  type TestServer,
+} from '../../../test/harness';
 
 let server: TestServer;
 let as: ReturnType<typeof caller>;
@@ -72,5 +80,86 @@ describe('API keys', () => {
     expect((await as(null).post('/api/api_keys/', { name: 'x' })).statusCode).toBe(401);
     const bogusKey = { headers: { authorization: 'Api-Key fr_bogus' } };
     expect((await as(bogusKey).get('/api/user/')).statusCode).toBe(401);
+  });
+});
+
+const byKey = (key: string) => ({ headers: { authorization: `Api-Key ${key}` } });
+const NEW_PASSWORD = 'New-pass7!x';
+
+describe('API keys and the session they come from', () => {
+  it('cannot create a key with a key, whatever the body, but may list and revoke', async () => {
+    const owner = await loggedInUser(server);
+    const { key, uuid } = (await as(owner).post('/api/api_keys/', { name: 'script' })).json();
+
+    for (const body of [{ name: 'child' }, { name: '' }, undefined]) {
+      const refused = await as(byKey(key)).post('/api/api_keys/', body);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ detail: messages.apiKeys.sessionRequired });
+    }
+    const listed = await as(byKey(key)).get('/api/api_keys/');
+    expect(listed.json()).toEqual([expect.objectContaining({ uuid, revoked: false })]);
+
+    const revoked = await as(byKey(key)).post(`/api/api_keys/${uuid}/`);
+    expect(revoked.json()).toMatchObject({ uuid, revoked: true });
+    expect((await as(byKey(key)).get('/api/user/')).statusCode).toBe(401);
+  });
+
+  it("are revoked by the owner's password change, at once and in the list, and the mail says so", async () => {
+    const owner = await loggedInUser(server);
+    const bystander = await loggedInUser(server);
+    const keys = [
+      (await as(owner).post('/api/api_keys/', { name: 'one' })).json(),
+      (await as(owner).post('/api/api_keys/', { name: 'two' })).json(),
+    ];
+    const theirs = (await as(bystander).post('/api/api_keys/', { name: 'theirs' })).json();
+    expect((await as(byKey(keys[0].key)).get('/api/user/')).statusCode).toBe(200);
+
+    const changed = await as(owner).post('/api/user/update_password/', {
+      password_current: PASSWORD,
+      password_new: NEW_PASSWORD,
+      password_new_confirm: NEW_PASSWORD,
+    });
+    expect(changed.statusCode).toBe(200);
+
+    for (const { key } of keys) {
+      const refused = await as(byKey(key)).get('/api/user/');
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toEqual({ detail: messages.auth.invalidApiKey });
+    }
+    expect((await as(byKey(theirs.key)).get('/api/user/')).statusCode).toBe(200);
+    const again = { headers: await login(server, owner.user.email, NEW_PASSWORD) };
+    const list = (await as(again).get('/api/api_keys/')).json();
+    expect(list).toHaveLength(2);
+    expect(list.every((k: { revoked: boolean }) => k.revoked)).toBe(true);
+
+    const mail = await server.waitForMail(
+      (m) => JSON.stringify(m.to).includes(owner.user.email) && /changed/i.test(m.subject ?? ''),
+    );
+    expect(mail.text).toContain('Your 2 API keys were revoked too');
+  });
+
+  it('are revoked by a password reset', async () => {
+    const owner = await loggedInUser(server);
+    const { key } = (await as(owner).post('/api/api_keys/', { name: 'script' })).json();
+    await as(null).post('/api/user/forgot_password/', { email: owner.user.email });
+    const resetMail = await server.waitForMail(
+      (m) => JSON.stringify(m.to).includes(owner.user.email) && /reset/i.test(m.subject ?? ''),
+    );
+    const [uid, token] = new URL(linkIn(resetMail)).pathname.split('/').slice(2);
+    const reset = await as(null).post('/api/user/reset_password/', {
+      uid,
+      token,
+      password: NEW_PASSWORD,
+      password_confirm: NEW_PASSWORD,
+    });
+    expect(reset.statusCode).toBe(200);
+
+    const refused = await as(byKey(key)).get('/api/user/');
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({ detail: messages.auth.invalidApiKey });
+    const mail = await server.waitForMail(
+      (m) => JSON.stringify(m.to).includes(owner.user.email) && /changed/i.test(m.subject ?? ''),
+    );
+    expect(mail.text).toContain('Your API key was revoked too');
   });
 });

@@ -1,8 +1,10 @@
 import { slugify } from './slug';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { contracts, memberships } from '../../db/schema';
+import { contracts, memberships, users } from '../../db/schema';
+import { findUserByEmail } from '../accounts/accounts.repository';
 import { inviteUser } from '../accounts/accounts.service';
+import { joinContract } from '../memberships/member-view';
 
 export type ContractRow = typeof contracts.$inferSelect;
 
@@ -29,15 +31,17 @@ export async function createContract(
 ): Promise<ContractRow> {
   const slug = await freeSlug(ctx, input.name);
   const [contract] = await ctx.db.insert(contracts).values({ name: input.name, slug }).returning();
+  const existing = await findUserByEmail(ctx.db, input.adminEmail);
   const admin = await inviteUser(ctx, {
     email: input.adminEmail,
     firstName: input.adminFirstName,
     lastName: input.adminLastName,
     contractName: input.name,
   });
-  await ctx.db.insert(memberships).values({
+  await joinContract(ctx.db, {
     contractId: contract!.id,
     userId: admin.id,
+    newAccount: !existing,
     admin: true,
     send: true,
     masterGroup: true,
@@ -45,15 +49,29 @@ export async function createContract(
   return contract!;
 }
 
+/**
+ * Puts an existing account straight into a contract, for the demo data and tests: the contract
+ * follows the person's own name and mobile, and an activated account counts as active in it.
+ */
 export async function addMember(
   ctx: AppContext,
   contractId: number,
   userId: number,
   permissions: { admin?: boolean; send?: boolean; masterGroup?: boolean },
 ): Promise<void> {
+  const [account] = await ctx.db
+    .select({ activatedAt: users.activatedAt })
+    .from(users)
+    .where(eq(users.id, userId));
   await ctx.db
     .insert(memberships)
-    .values({ contractId, userId, ...permissions })
+    .values({
+      contractId,
+      userId,
+      ...permissions,
+      seesProfile: true,
+      activeSince: account?.activatedAt ?? null,
+    })
     .onConflictDoNothing();
 }
 

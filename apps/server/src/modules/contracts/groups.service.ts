@@ -11,6 +11,7 @@ import { groupMembers, groups, memberships, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import type { ContractRow } from './contracts.policy';
 import { displayName } from '../accounts/display-name';
+import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
 
 type MemberRow = { id: number; firstName: string; lastName: string; email: string };
 const toMember = (u: MemberRow): GroupMember => ({
@@ -18,10 +19,11 @@ const toMember = (u: MemberRow): GroupMember => ({
   name: displayName(u),
   email: u.email,
 });
+// Members are named as this contract knows them.
 const memberColumns = {
   id: users.id,
-  firstName: users.firstName,
-  lastName: users.lastName,
+  firstName: memberFirstName,
+  lastName: memberLastName,
   email: users.email,
 };
 
@@ -44,8 +46,9 @@ async function groupsWithMembers(
     .from(groupMembers)
     .innerJoin(groups, eq(groups.id, groupMembers.groupId))
     .innerJoin(users, eq(users.id, groupMembers.userId))
+    .leftJoin(memberships, membershipIn(groups.contractId))
     .where(scope)
-    .orderBy(asc(users.firstName), asc(users.email));
+    .orderBy(asc(memberFirstName), asc(users.email));
   return groupRows.map((g) => ({
     id: g.id,
     name: g.name,
@@ -63,7 +66,7 @@ async function masterGroup(
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.contractId, contractId), eq(memberships.masterGroup, true)))
-    .orderBy(asc(users.firstName), asc(users.email));
+    .orderBy(asc(memberFirstName), asc(users.email));
   return { members: rows.map(toMember) };
 }
 

@@ -13,13 +13,23 @@ import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
 import { groupMembers, groups, memberships, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
-import { addedToContractMail } from '../../notify/account-mails';
+import { addedAsPartnerMail, addedToContractMail } from '../../notify/account-mails';
 import { findUserByEmail, updateUser } from '../accounts/accounts.repository';
 import { inviteUser } from '../accounts/accounts.service';
-import type { ContractRow } from './contracts.policy';
 import { displayName } from '../accounts/display-name';
+import {
+  joinContract,
+  memberColumns,
+  memberFirstName,
+  memberLastName,
+  otherContractCount,
+} from '../memberships/member-view';
+import type { ContractRow } from './contracts.policy';
 
-/** The members of a contract (all, or only the given users) with permissions and groups. */
+/**
+ * The members of a contract (all, or only the given users) with permissions and groups, named
+ * as this contract knows them: never another contract's, or an unshared profile's, name or mobile.
+ */
 export async function listContractUsers(
   db: Database,
   contractId: number,
@@ -29,11 +39,11 @@ export async function listContractUsers(
     ? and(eq(memberships.contractId, contractId), inArray(memberships.userId, onlyUserIds))
     : eq(memberships.contractId, contractId);
   const rows = await db
-    .select({ user: users, membership: memberships })
+    .select({ member: memberColumns, membership: memberships })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(scope)
-    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email));
+    .orderBy(asc(memberFirstName), asc(memberLastName), asc(users.email));
   const groupRows = await db
     .select({ userId: groupMembers.userId, id: groups.id, name: groups.name })
     .from(groupMembers)
@@ -44,20 +54,20 @@ export async function listContractUsers(
         : eq(groups.contractId, contractId),
     )
     .orderBy(asc(groups.name));
-  return rows.map(({ user, membership }) => ({
-    id: user.id,
-    email: user.email,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    name: displayName(user),
-    mobile: user.mobile,
+  return rows.map(({ member, membership }) => ({
+    id: member.id,
+    email: member.email,
+    first_name: member.firstName,
+    last_name: member.lastName,
+    name: displayName(member),
+    mobile: member.mobile,
     admin: membership.admin,
     send: membership.send,
     enabled: membership.enabled,
     master_group: membership.masterGroup,
     external: membership.external,
-    activated: user.activatedAt !== null,
-    groups: groupRows.filter((g) => g.userId === user.id).map(({ id, name }) => ({ id, name })),
+    activated: member.active,
+    groups: groupRows.filter((g) => g.userId === member.id).map(({ id, name }) => ({ id, name })),
     created_date: membership.createdAt.toISOString(),
   }));
 }
@@ -91,8 +101,10 @@ async function membershipOf(db: Database, contractId: number, userId: number) {
 }
 
 /**
- * Adds a person to a contract: a new address gets an account and an activation mail; an existing
- * account just gains the membership (and is told by mail when it is already active).
+ * Adds a person to a contract: a new address gets an account (with the name and mobile given)
+ * and an activation mail. An existing account just gains the membership, with the name and
+ * mobile given as this contract's own, and its person is told by mail either way; the answer is
+ * the same in both cases, so adding an address tells the admin nothing about the account.
  */
 export async function addContractUser(
   ctx: AppContext,
@@ -108,6 +120,7 @@ export async function addContractUser(
     if (existing && (await membershipOf(tx, contract.id, existing.id))) {
       throw ApiError.fields({ email: [adminMessages.userExists] });
     }
+    // A new address gets the activation mail here; so does an account not activated yet.
     const user = await inviteUser(txCtx, {
       email: input.email,
       firstName: input.first_name,
@@ -121,9 +134,11 @@ export async function addContractUser(
         addedToContractMail(existing, contract.name, `${ctx.config.publicUrl}/login`),
       );
     }
-    await tx.insert(memberships).values({
+    await joinContract(tx, {
       contractId: contract.id,
       userId: user.id,
+      newAccount: !existing,
+      ...(existing ? { firstName: input.first_name, lastName: input.last_name, mobile } : {}),
       admin: input.project_admin,
       send: input.send || input.project_admin,
       masterGroup: input.add_to_master_group,
@@ -140,7 +155,9 @@ export async function addContractUser(
 
 /**
  * External users are partners reached by email and mobile: they receive packages through a link
- * and a PIN, so they get no activation mail and no send permission.
+ * and a PIN, so they get no activation mail and no send permission. A new address gets an
+ * account with the mobile given; for an existing account the mobile is this contract's own, and
+ * its person is told by mail that the contract added them.
  */
 export async function addExternalUsers(
   ctx: AppContext,
@@ -157,19 +174,32 @@ export async function addExternalUsers(
   const added = await ctx.db.transaction(async (tx) => {
     const ids: number[] = [];
     for (const entry of entries) {
-      let user = await findUserByEmail(tx, entry.email);
-      if (user && (await membershipOf(tx, contract.id, user.id))) {
+      const existing = await findUserByEmail(tx, entry.email);
+      if (existing && (await membershipOf(tx, contract.id, existing.id))) {
         throw new ApiError(400, 'validation', {
           detail: [`${entry.email}: ${adminMessages.userExists}`],
         });
       }
-      user ??= (
-        await tx.insert(users).values({ email: entry.email, mobile: entry.mobile }).returning()
-      )[0]!;
-      if (entry.mobile && !user.mobile) await updateUser(tx, user.id, { mobile: entry.mobile });
-      await tx
-        .insert(memberships)
-        .values({ contractId: contract.id, userId: user.id, external: true });
+      if (existing) {
+        await ctx.mailbox.queue(
+          tx,
+          existing.activatedAt
+            ? addedToContractMail(existing, contract.name, `${ctx.config.publicUrl}/login`)
+            : addedAsPartnerMail(existing, contract.name),
+        );
+      }
+      const user =
+        existing ??
+        (
+          await tx.insert(users).values({ email: entry.email, mobile: entry.mobile }).returning()
+        )[0]!;
+      await joinContract(tx, {
+        contractId: contract.id,
+        userId: user.id,
+        newAccount: !existing,
+        ...(existing ? { mobile: entry.mobile } : {}),
+        external: true,
+      });
       ids.push(user.id);
     }
     return ids;
@@ -196,15 +226,36 @@ export async function updatePermissions(
   return contractUser(ctx.db, contract.id, userId);
 }
 
+/**
+ * Renames a member. The person's own name changes only while the account is this contract's
+ * alone and not activated (it is then still what this contract's admin typed); otherwise the
+ * contract renames the person for itself, and what other contracts and the person see stays.
+ */
 export async function updateUserName(
   ctx: AppContext,
   contract: ContractRow,
   userId: number,
   name: string,
 ) {
-  if (!(await membershipOf(ctx.db, contract.id, userId))) throw ApiError.notFound();
+  const membership = await membershipOf(ctx.db, contract.id, userId);
+  if (!membership) throw ApiError.notFound();
   const [firstName = '', ...rest] = name.trim().split(/\s+/);
-  await updateUser(ctx.db, userId, { firstName, lastName: rest.join(' ') });
+  const lastName = rest.join(' ');
+  const [account] = await ctx.db
+    .select({ activatedAt: users.activatedAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  const ownProfile =
+    membership.seesProfile &&
+    !account?.activatedAt &&
+    (await otherContractCount(ctx.db, contract.id, userId)) === 0;
+  await ctx.db.transaction(async (tx) => {
+    if (ownProfile) await updateUser(tx, userId, { firstName, lastName });
+    await tx
+      .update(memberships)
+      .set(ownProfile ? { firstName: null, lastName: null } : { firstName, lastName })
+      .where(eq(memberships.id, membership.id));
+  });
   return contractUser(ctx.db, contract.id, userId);
 }
 

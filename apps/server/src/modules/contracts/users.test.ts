@@ -68,7 +68,13 @@ describe('adding users', () => {
       email: existing.email,
     });
     expect(added.statusCode).toBe(201);
-    expect(added.json()).toMatchObject({ id: existing.id, activated: true });
+    // The contract's own view: the name it gave, and invited until the person signs in again.
+    expect(added.json()).toMatchObject({
+      id: existing.id,
+      name: 'X Y',
+      mobile: null,
+      activated: false,
+    });
     await server.waitForMail(
       (m) => JSON.stringify(m.to).includes(existing.email) && /added to/.test(m.subject ?? ''),
     );

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ByteRange, ObjectLocation, StorageDriver } from '../../storage';
+import { ApiError } from '../../http/errors';
+import {
+  StorageError,
+  type ByteRange,
+  type ObjectLocation,
+  type StorageDriver,
+} from '../../storage';
+import { downloadMessages } from './download-messages';
 import type { FileRow, PackageRow } from './downloads.repository';
 import { layoutTar, piecesForRange, type TarLayout } from './tar-layout';
 
@@ -50,43 +57,58 @@ export function contentTag(
   return `"${hash.digest('hex').slice(0, 32)}"`;
 }
 
+/** Bytes of a stored file: a slice of the object it lives in, as it was when it was recorded. */
+interface FileSlice {
+  readonly kind: 'object';
+  readonly location: ObjectLocation;
+  readonly range: ByteRange;
+  /** The file's path in the package, for the error and the log when its object changed. */
+  readonly userPath: string;
+  /** The object's etag recorded at upload: it is read only while storage still reports it. */
+  readonly etag: string | null;
+}
+
 /** Where bytes [offset, offset + length) of a file lie: its own object, or a range inside a slab. */
-function fileSlice(
-  pkg: PackageRow,
-  file: ServableFile,
-  offset: number,
-  length: number,
-): { location: ObjectLocation; range: ByteRange } {
+function fileSlice(pkg: PackageRow, file: ServableFile, offset: number, length: number): FileSlice {
   return {
+    kind: 'object',
     location: { container: pkg.container, key: file.objectKey },
     range: { offset: (file.slabStart ?? 0) + offset, length },
+    userPath: file.userPath,
+    etag: file.etag,
   };
 }
 
 /** A part of a response body: literal bytes, or a slice of a stored object. */
-type BodyPart =
-  | { readonly kind: 'bytes'; readonly data: Uint8Array }
-  | { readonly kind: 'object'; readonly location: ObjectLocation; readonly range: ByteRange };
+type BodyPart = { readonly kind: 'bytes'; readonly data: Uint8Array } | FileSlice;
 
 /** The parts of tar bytes [range.offset, range.offset + range.length). */
 export function tarParts(pkg: PackageRow, tar: PackageTar, range: ByteRange): BodyPart[] {
-  return piecesForRange(tar.layout, range).map((piece) => {
-    if (piece.kind === 'bytes') return piece;
-    const { location, range: slice } = fileSlice(
-      pkg,
-      tar.files[piece.entry]!,
-      piece.offset,
-      piece.length,
-    );
-    return { kind: 'object', location, range: slice };
-  });
+  return piecesForRange(tar.layout, range).map((piece) =>
+    piece.kind === 'bytes'
+      ? piece
+      : fileSlice(pkg, tar.files[piece.entry]!, piece.offset, piece.length),
+  );
 }
 
 /** The parts of bytes `range` of one file. */
 export function fileParts(pkg: PackageRow, file: ServableFile, range: ByteRange): BodyPart[] {
   if (range.length === 0) return [];
-  const { location, range: slice } = fileSlice(pkg, file, range.offset, range.length);
-  return [{ kind: 'object', location, range: slice }];
+  return [fileSlice(pkg, file, range.offset, range.length)];
+}
+
+/**
+ * Opens a file's slice, on the condition that its object is still the one recorded: an object
+ * replaced since (by an upload grant still valid after sending, or by hand) would give other
+ * bytes under the download's old ETag, or a shorter object cut the tar and shift what follows.
+ */
+function readSlice(storage: StorageDriver, part: FileSlice): Promise<Readable> {
+  return storage.read(part.location, part.range, part.etag ? { ifMatch: part.etag } : {});
+}
+
+/** The answer for a file whose object changed since it was recorded; it names the file. */
+function fileChanged(part: FileSlice): ApiError {
+  return ApiError.detail(409, 'conflict', downloadMessages.fileChanged(part.userPath));
 }
 
 /** A response body under way; `bytesOut` grows as the consumer takes bytes. */
@@ -103,13 +125,10 @@ const READ_AHEAD_MAX_BYTES = 256 * 1024;
 const COALESCE_BYTES = 64 * 1024;
 
 /** Reads a whole (small) part, checking it has every byte. */
-async function readWhole(
-  storage: StorageDriver,
-  part: Extract<BodyPart, { kind: 'object' }>,
-): Promise<Uint8Array[]> {
+async function readWhole(storage: StorageDriver, part: FileSlice): Promise<Uint8Array[]> {
   const chunks: Uint8Array[] = [];
   let read = 0;
-  const object: AsyncIterable<Uint8Array> = await storage.read(part.location, part.range);
+  const object: AsyncIterable<Uint8Array> = await readSlice(storage, part);
   for await (const chunk of object) {
     chunks.push(chunk);
     read += chunk.byteLength;
@@ -188,8 +207,9 @@ export async function streamParts(
           if (batched >= COALESCE_BYTES) yield flush();
           continue;
         }
+        // Opened before the bytes waiting go out, so a changed first object is still a clean error.
+        current = await readSlice(storage, part);
         if (batched > 0) yield flush();
-        current = await storage.read(part.location, part.range);
         let read = 0;
         for await (const chunk of current as AsyncIterable<Uint8Array>) {
           read += chunk.byteLength;
@@ -200,6 +220,17 @@ export async function streamParts(
       } catch (error) {
         // Reading stops with an error when the client left; that is no storage failure.
         if (abandoned) return;
+        if (error instanceof StorageError && error.code === 'precondition_failed') {
+          log.error(
+            {
+              err: error,
+              object: `${part.location.container}/${part.location.key}`,
+              file: part.userPath,
+            },
+            'download: a file changed in storage since the package was sent',
+          );
+          throw fileChanged(part);
+        }
         log.error(
           // (Not `key`: the logger redacts every field of that name.)
           {

@@ -26,6 +26,7 @@ import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { findUserByEmail } from '../accounts/accounts.repository';
 import { memberOf, type ContractRow } from '../contracts/contracts.policy';
+import { joinContract, memberMobile } from '../memberships/member-view';
 import { recipientGroupsFor } from '../recipients/recipients.service';
 import { newPackageSlug } from './object-names';
 import { ensurePackageContainer } from './package-storage';
@@ -84,16 +85,28 @@ async function resolveAdHoc(
         throw refuse('recipients', sendMessages.recipientNotAllowed);
       }
     } else {
-      await tx
-        .insert(memberships)
-        .values({ contractId: contract.id, userId: existing.id, external: true });
+      await joinContract(tx, {
+        contractId: contract.id,
+        userId: existing.id,
+        newAccount: false,
+        external: true,
+      });
     }
-    return { userId: existing.id, email, verified: false, mobile: existing.mobile };
+    // The contract's own mobile for them, never the account's: that may be another contract's.
+    const [member] = await tx
+      .select({ mobile: memberMobile })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.contractId, contract.id), eq(memberships.userId, existing.id)));
+    return { userId: existing.id, email, verified: false, mobile: member?.mobile ?? null };
   }
   const [created] = await tx.insert(users).values({ email }).returning();
-  await tx
-    .insert(memberships)
-    .values({ contractId: contract.id, userId: created!.id, external: true });
+  await joinContract(tx, {
+    contractId: contract.id,
+    userId: created!.id,
+    newAccount: true,
+    external: true,
+  });
   return { userId: created!.id, email, verified: false, mobile: null };
 }
 

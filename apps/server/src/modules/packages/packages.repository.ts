@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import { contracts, memberships, packageRecipients, packages, users } from '../../db/schema';
 import type { StorageDriver } from '../../storage';
 import { displayName } from '../accounts/display-name';
+import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
 
 /** A package with its contract and its sender (null once the sender's account is deleted). */
 export async function packageWithContract(db: Database, packageId: number) {
@@ -40,10 +41,17 @@ export async function senderPackageView(
   packageId: number,
 ): Promise<SenderPackage> {
   const { pkg, contract, sender } = (await packageWithContract(db, packageId))!;
+  // Recipients are named as the package's contract knows them.
   const recipients = await db
-    .select({ recipient: packageRecipients, user: users })
+    .select({
+      recipient: packageRecipients,
+      account: users.email,
+      firstName: memberFirstName,
+      lastName: memberLastName,
+    })
     .from(packageRecipients)
     .leftJoin(users, eq(users.id, packageRecipients.userId))
+    .leftJoin(memberships, membershipIn(contract.id))
     .where(eq(packageRecipients.packageId, packageId))
     .orderBy(asc(packageRecipients.id));
   return {
@@ -61,13 +69,45 @@ export async function senderPackageView(
     num_files: pkg.status === 'uploading' ? pkg.expectedFiles : pkg.numFiles,
     pin_verified: pkg.pinVerify,
     invalid_filenames: pkg.invalidFilenames,
-    recipients: recipients.map(({ recipient, user }) => ({
+    recipients: recipients.map(({ recipient, account, firstName, lastName }) => ({
       id: recipient.userId ?? -recipient.id,
       email: recipient.email,
-      name: user ? displayName(user) : recipient.email,
+      name: account ? displayName({ email: account, firstName, lastName }) : recipient.email,
       mobile_hint: recipient.mobile ? mobileHint(recipient.mobile) : null,
     })),
     storage_urls: [storage.accountUrl, ...storage.alternativeAccountUrls],
     session_id: pkg.slug,
   };
+}
+
+/** A package's objects are named `packages/<slug>/...` in its container (see createPackage). */
+const PACKAGE_OBJECT = /^packages\/([^/]+)\//;
+
+/**
+ * Whether an object belongs to a package that has been sent: its objects are then sealed, so
+ * the upload grants still valid for it may no longer replace, add or delete any of them. Read
+ * from the package row (by its unique slug), so it holds from the commit that sends the package,
+ * across restarts and for every process serving the store.
+ */
+export async function isSentPackageObject(
+  db: Database,
+  container: string,
+  key: string,
+): Promise<boolean> {
+  const slug = PACKAGE_OBJECT.exec(key)?.[1];
+  if (!slug) return false;
+  const [row] = await db
+    .select({
+      status: packages.status,
+      container: packages.container,
+      objectPrefix: packages.objectPrefix,
+    })
+    .from(packages)
+    .where(eq(packages.slug, slug));
+  return (
+    row !== undefined &&
+    row.status !== 'uploading' &&
+    row.container === container &&
+    key.startsWith(row.objectPrefix)
+  );
 }

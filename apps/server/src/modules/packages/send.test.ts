@@ -87,7 +87,8 @@ describe('sending a package', () => {
       ...intended(files),
     });
     const grants = await sender.grants(pkg, files);
-    await sender.upload(pkg, 'updatefiles', { files: await sender.formPost(grants, [files[0]!]) });
+    const first = await sender.formPost(grants, [files[0]!]);
+    await sender.upload(pkg, 'updatefiles', { files: first });
     const refused = await sender.upload(pkg, 'update', { complete: true });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({
@@ -101,10 +102,9 @@ describe('sending a package', () => {
       failed_files: ['two.txt'],
       num_files: 1,
     });
-    // Once sent, the upload calls are closed.
-    const late = await sender.upload(pkg, 'updatefiles', {
-      files: await sender.formPost(grants, [files[1]!]),
-    });
+    // Once sent, the upload calls are closed, and the store takes no more files for it.
+    await expect(sender.formPost(grants, [files[1]!])).rejects.toThrow('formpost failed 403');
+    const late = await sender.upload(pkg, 'updatefiles', { files: first });
     expect(late.status).toBe(400);
   });
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   sendMessages,
@@ -9,7 +9,8 @@ import {
   type updateSlabFileRequest,
 } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
-import { packageFiles } from '../../db/schema';
+import { queryRows, type Database } from '../../db/client';
+import { packageFiles, packages } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import {
   parseSegmentPath,
@@ -21,8 +22,15 @@ import {
 import { cleanObjectName } from './object-names';
 import type { PackageRow } from './packages.policy';
 
-/** Upload grants last long enough for a slow link; the engine asks again to resume later. */
-const GRANT_SECONDS = 12 * 3600;
+/**
+ * How long upload grants (the FormPosts and the PUT over the package's prefix) work. Storage
+ * checks a grant when a request starts, so a long upload of one object outlives it; the engine
+ * asks `bulk` again for fresh grants before they run out, which works while the package is
+ * uploading. Short, because a grant cannot be revoked: on Swift a grant still valid after the
+ * package is sent could replace its objects (downloads then fail on the etag check rather than
+ * serve the new bytes), so the shorter the grant, the shorter that window.
+ */
+const UPLOAD_GRANT_SECONDS = 3600;
 /** HEADs run this many at a time: enough to hide storage latency, few enough to be polite. */
 const HEAD_CONCURRENCY = 16;
 
@@ -30,6 +38,19 @@ const refuse = (field: string, message: string) => ApiError.fields({ [field]: [m
 
 function assertUploading(pkg: PackageRow): void {
   if (pkg.status !== 'uploading') throw refuse('detail', sendMessages.notUploading);
+}
+
+/**
+ * Checks again, inside the transaction that records files, that the package is still uploading,
+ * under a share lock on its row: finalising takes that row for update, so a report racing with
+ * the send waits for it and is then refused, and a sent package's file list never changes.
+ */
+async function assertStillUploading(tx: Database, pkg: PackageRow): Promise<void> {
+  const [row] = await queryRows<{ status: string }>(
+    tx,
+    sql`select status from ${packages} where id = ${pkg.id} for share`,
+  );
+  if (row?.status !== 'uploading') throw refuse('detail', sendMessages.notUploading);
 }
 
 /**
@@ -97,7 +118,7 @@ export function signUploadGrants(
   plan: z.infer<typeof bulkRequest>,
 ): BulkResponse {
   assertUploading(pkg);
-  const expires = Math.floor(Date.now() / 1000) + GRANT_SECONDS;
+  const expires = Math.floor(Date.now() / 1000) + UPLOAD_GRANT_SECONDS;
   const fileData = plan.batches.map((batch) => {
     const maxFileSize = Math.max(1, ...batch.files.map((f) => f.size));
     const grant = ctx.storage.signFormPost({
@@ -180,6 +201,7 @@ export async function recordUploadedFiles(
       files: problems,
     });
   await ctx.db.transaction(async (tx) => {
+    await assertStillUploading(tx, pkg);
     for (const [i, f] of input.files.entries()) {
       await tx
         .update(packageFiles)
@@ -221,6 +243,7 @@ export async function recordSlab(
     }
   }
   await ctx.db.transaction(async (tx) => {
+    await assertStillUploading(tx, pkg);
     for (const f of input.files) {
       await tx
         .update(packageFiles)
@@ -267,9 +290,12 @@ export async function recordLargeFile(
     throw error;
   }
   if (manifest.sizeBytes !== intended.size) throw refuse('size', sendMessages.sizeMismatch);
-  await ctx.db
-    .update(packageFiles)
-    .set({ state: 'stored', objectKey: key, etag: manifest.etag, slabStart: null })
-    .where(eq(packageFiles.id, intended.id));
+  await ctx.db.transaction(async (tx) => {
+    await assertStillUploading(tx, pkg);
+    await tx
+      .update(packageFiles)
+      .set({ state: 'stored', objectKey: key, etag: manifest.etag, slabStart: null })
+      .where(eq(packageFiles.id, intended.id));
+  });
   return { object_path: `/${pkg.container}/${key}`, etag: manifest.etag };
 }

@@ -3,6 +3,7 @@ import type { RecipientGroup, RecipientUser } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { groupMembers, groups, memberships, users } from '../../db/schema';
 import { displayName } from '../accounts/display-name';
+import { memberColumns, memberFirstName, memberLastName } from '../memberships/member-view';
 
 interface MemberRow {
   id: number;
@@ -10,10 +11,12 @@ interface MemberRow {
   lastName: string;
   email: string;
   mobile: string | null;
-  activatedAt: Date | null;
+  active: boolean;
   masterGroup: boolean;
 }
 
+// Names and mobiles are the contract's own for the member (its default PIN mobile), never
+// another contract's or an unshared profile's.
 const toRecipient = (u: MemberRow): RecipientUser => ({
   id: u.id,
   name: displayName(u),
@@ -21,8 +24,9 @@ const toRecipient = (u: MemberRow): RecipientUser => ({
   last_name: u.lastName,
   email: u.email,
   mobile: u.mobile,
-  // Verified means the person has an activated account; external and ad-hoc people do not.
-  verified: u.activatedAt !== null,
+  // Verified means the person is active in this contract: they have an activated account and
+  // signed in since the contract added them. External and ad-hoc people are not.
+  verified: u.active,
 });
 
 export const OTHER_USERS_GROUP = 'Other users';
@@ -38,19 +42,11 @@ export async function recipientGroupsFor(
   userId: number,
 ): Promise<RecipientGroup[]> {
   const members: MemberRow[] = await db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      mobile: users.mobile,
-      activatedAt: users.activatedAt,
-      masterGroup: memberships.masterGroup,
-    })
+    .select({ ...memberColumns, masterGroup: memberships.masterGroup })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.contractId, contractId), eq(memberships.enabled, true)))
-    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email));
+    .orderBy(asc(memberFirstName), asc(memberLastName), asc(users.email));
   const caller = members.find((m) => m.id === userId);
   if (!caller) return [];
   const links = await db

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { ConformanceContext, ConformanceTarget } from './conformance-harness';
 import { corsCases } from './cors-cases';
 import { formPostCases } from './formpost-cases';
+import { ifMatchCases } from './if-match-cases';
 import { manifestCases } from './manifest-cases';
 import { hasSwiftTool, swiftToolCases } from './swift-tool-cases';
 import { tempUrlCases } from './tempurl-cases';
@@ -51,6 +52,7 @@ export function describeStorageConformance(
     describe('TempURL', () => tempUrlCases(context));
     describe('FormPost', () => formPostCases(context));
     describe('SLO manifests', () => manifestCases(context));
+    describe('conditional reads (If-Match)', () => ifMatchCases(context));
     describe('CORS', () => corsCases(context));
     describe.runIf(hasSwiftTool)('signatures from `swift tempurl`', () => swiftToolCases(context));
   });

@@ -14,6 +14,7 @@ import {
   type ObjectInfo,
   type ObjectLocation,
   type PutManifestOptions,
+  type ReadOptions,
   type SignedTempUrl,
   type StorageDriver,
   type StoredManifest,
@@ -21,6 +22,7 @@ import {
 } from '../storage-driver';
 import type { ObjectRecord } from './object-file';
 import { MAX_OBJECT_BYTES, ObjectFileStore } from './object-file-store';
+import { etagMatches } from './conditional';
 import { invalidContainerName, invalidObjectName } from './object-path';
 import {
   SegmentError,
@@ -133,11 +135,23 @@ export class EmbeddedDriver implements StorageDriver {
     return record ? infoOf(record) : null;
   }
 
-  async read(location: ObjectLocation, range?: ByteRange): Promise<Readable> {
+  async read(
+    location: ObjectLocation,
+    range?: ByteRange,
+    options: ReadOptions = {},
+  ): Promise<Readable> {
     assertValid(location);
     const opened = await this.store.openObject(location);
     if (!opened)
       throw new StorageError('not_found', `${location.container}/${location.key} not found`);
+    // Checked on the opened file: the bytes read are those of the version whose etag matched.
+    if (options.ifMatch !== undefined && !etagMatches(options.ifMatch, objectEtag(opened.record))) {
+      await opened.handle.close();
+      throw new StorageError(
+        'precondition_failed',
+        `${location.container}/${location.key} is no longer the object with etag ${options.ifMatch}`,
+      );
+    }
     const total = objectLength(opened.record);
     const slice = range ? clampRange(range, total) : { offset: 0, length: total };
     if (!slice) {

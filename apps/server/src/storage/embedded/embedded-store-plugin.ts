@@ -24,6 +24,13 @@ export interface EmbeddedStoreOptions {
   readonly allowedOrigin?: string | readonly string[];
   /** Digests accepted in signatures; Swift's default set when omitted. */
   readonly allowedDigests?: readonly SignatureDigest[];
+  /**
+   * Whether an object lies under a sealed prefix (a sent package's): grants may no longer
+   * write it (PUT, FormPost) or delete it, whatever their expiry; they answer 403. Asked for
+   * every such request, so it must answer from state shared by every process serving the
+   * store. Nothing is sealed when omitted.
+   */
+  readonly isSealed?: (container: string, key: string) => Promise<boolean>;
 }
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
@@ -88,6 +95,7 @@ export async function embeddedStorePlugin(
       target,
       query,
       container: await store.readContainer(target.container),
+      isSealed: async (key) => (await options.isSealed?.(target.container, key)) ?? false,
     };
 
     switch (request.method) {
@@ -145,6 +153,7 @@ async function formPost(request: FastifyRequest, reply: FastifyReply, context: O
     keys: context.keys,
     allowedDigests: context.digests,
     containerExists: context.container !== null,
+    isSealed: context.isSealed,
     onError: (error) => request.log.error({ err: error }, 'FormPost could not store a file'),
   });
   if (result.closeConnection) reply.header('connection', 'close');

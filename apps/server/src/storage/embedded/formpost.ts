@@ -33,6 +33,8 @@ export interface FormPostContext {
   readonly keys: readonly string[];
   readonly allowedDigests: readonly SignatureDigest[];
   readonly containerExists: boolean;
+  /** Whether a key lies under a sealed prefix, where no file may be stored any more. */
+  readonly isSealed: (key: string) => Promise<boolean>;
   /** Told about failures that are the store's fault, not the request's. */
   readonly onError: (error: unknown) => void;
 }
@@ -163,6 +165,12 @@ export function handleFormPost(
       }
       if (invalidObjectName(key)) {
         status = '400 Bad Request';
+        file.resume();
+        return;
+      }
+      if (await context.isSealed(key)) {
+        status = '403 Forbidden';
+        message = 'this object is sealed and can no longer change';
         file.resume();
         return;
       }

@@ -6,7 +6,8 @@ import { corsResponseHeaders, type CorsPolicy } from './cors';
 import { ObjectWriteError, type ObjectRecord } from './object-file';
 import { MAX_OBJECT_BYTES, type ContainerRecord, type ObjectFileStore } from './object-file-store';
 import { deleteAtFrom, metadataHeaders, objectMetadataFrom } from './object-metadata';
-import { SegmentError, objectLength, openObjectStream } from './slo-manifest';
+import { ifMatchAllows } from './conditional';
+import { SegmentError, objectEtag, objectLength, openObjectStream } from './slo-manifest';
 import { contentDisposition, verifyTempUrl, type StoreTarget } from './store-request';
 
 /** Everything one object request needs, resolved by the plugin before dispatch. */
@@ -18,7 +19,11 @@ export interface ObjectRequest {
   readonly target: StoreTarget;
   readonly query: URLSearchParams;
   readonly container: ContainerRecord | null;
+  /** Whether the object lies under a sealed prefix: no grant may write or delete it any more. */
+  readonly isSealed: (key: string) => Promise<boolean>;
 }
+
+const SEALED = 'Forbidden: this object is sealed and can no longer change\n';
 
 /** Headers a TempURL may not set (Swift's DISALLOWED_INCOMING_HEADERS, plus SLO's reserved one). */
 const DISALLOWED_TEMPURL_HEADERS = [
@@ -52,6 +57,10 @@ function unauthorized(request: FastifyRequest, reply: FastifyReply, context: Obj
 
 function notFound(request: FastifyRequest, reply: FastifyReply, context: ObjectRequest) {
   return answer(request, reply, context, 404, TEXT, 'Not Found\n');
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function httpDate(ms: number): string {
@@ -107,6 +116,11 @@ export async function serveObject(
     : contentDisposition('attachment', verdict.filename ?? name);
   headers.expires = new Date(verdict.expires * 1000).toUTCString();
 
+  // Conditions come before the range, as in Swift: a stale If-Match gets 412, not bytes.
+  if (!ifMatchAllows(headerText(request.headers['if-match']), objectEtag(record))) {
+    await opened.handle.close();
+    return answer(request, reply, context, 412, TEXT, 'Precondition Failed\n');
+  }
   const decision = decideRange(request.headers.range, total);
   if (decision.kind === 'unsatisfiable') {
     await opened.handle.close();
@@ -159,6 +173,7 @@ export async function storeObject(
     return answer(request, reply, context, status, TEXT, `${message}\n`);
   };
   if (!context.container) return refuse(404, 'Not Found');
+  if (await context.isSealed(context.target.key)) return refuse(403, SEALED.trim());
   const headers = request.headers;
   for (const name of DISALLOWED_TEMPURL_HEADERS) {
     if (headers[name] !== undefined)
@@ -223,6 +238,9 @@ export async function removeObject(
     context.digests,
   );
   if (!verdict.valid) return unauthorized(request, reply, context);
+  if (context.container !== null && (await context.isSealed(context.target.key))) {
+    return answer(request, reply, context, 403, TEXT, SEALED);
+  }
   const removed =
     context.container !== null &&
     (await context.store.removeObject({

@@ -16,6 +16,7 @@ import {
   type ObjectInfo,
   type ObjectLocation,
   type PutManifestOptions,
+  type ReadOptions,
   type SignedTempUrl,
   type StorageDriver,
   type StoredManifest,
@@ -236,18 +237,33 @@ export class SwiftDriver implements StorageDriver {
     };
   }
 
-  async read(location: ObjectLocation, range?: ByteRange): Promise<Readable> {
+  async read(
+    location: ObjectLocation,
+    range?: ByteRange,
+    options: ReadOptions = {},
+  ): Promise<Readable> {
     if (range && (range.length <= 0 || range.offset < 0)) {
       throw new StorageError('range_not_satisfiable', 'empty or negative range');
     }
+    const headers: Record<string, string> = {};
+    if (range) headers.range = rangeHeader(range);
+    // Swift checks it against a manifest's own etag too (its SLO etag), before any byte.
+    if (options.ifMatch !== undefined) headers['if-match'] = `"${unquote(options.ifMatch)}"`;
     const response = await this.session.request({
       method: 'GET',
       path: objectPath(location),
-      ...(range ? { headers: { range: rangeHeader(range) } } : {}),
+      headers,
     });
     if (response.status === 404) {
       await response.body?.cancel();
       throw new StorageError('not_found', `${location.container}/${location.key} not found`);
+    }
+    if (response.status === 412) {
+      await response.body?.cancel();
+      throw new StorageError(
+        'precondition_failed',
+        `${location.container}/${location.key} is no longer the object with etag ${options.ifMatch}`,
+      );
     }
     if (response.status === 416) {
       await response.body?.cancel();

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { secondsLeft, sessionWarningText, shouldWarn } from './session-countdown';
+import { ApiError } from '../../app/api-client';
+import {
+  extendMeansSignedOut,
+  secondsLeft,
+  sessionWarningText,
+  shouldWarn,
+} from './session-countdown';
 
 describe('session countdown', () => {
   it('counts whole seconds to the expiry and stops at zero', () => {
@@ -22,5 +28,14 @@ describe('session countdown', () => {
     expect(sessionWarningText(42)).toBe(
       'You will be logged out in 42 seconds, click to extend your session.',
     );
+  });
+
+  it('signs out when an extend is refused as unauthenticated, not on other failures', () => {
+    expect(extendMeansSignedOut({ code: 'HTTP_ERROR', status: 401, body: { detail: 'x' } })).toBe(
+      true,
+    );
+    expect(extendMeansSignedOut(new ApiError('HTTP_ERROR', 401, undefined, 'gone'))).toBe(true);
+    expect(extendMeansSignedOut({ code: 'HTTP_ERROR', status: 503, body: null })).toBe(false);
+    expect(extendMeansSignedOut({ code: 'NETWORK_ERROR', status: 0, body: undefined })).toBe(false);
   });
 });

@@ -57,11 +57,12 @@ export function AddUserDialog(props: {
         params: { slug: props.slug },
         body: newUserBody(form),
       }).unwrap();
+      // The answer never says whether the address already had an account (that belongs to the
+      // person and their other projects): a new one gets an activation mail, an existing one a
+      // mail naming this project.
       toast({
         severity: 'success',
-        message: user.activated
-          ? `${user.name} was added to the project and told by email.`
-          : `${user.name} was added. An activation email has been sent to ${user.email}.`,
+        message: `${user.name} was added to the project and told by email at ${user.email}.`,
       });
       close();
     } catch (error) {

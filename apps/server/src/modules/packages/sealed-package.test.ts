@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
+import { sendMessages } from '@filerunner/protocol';
+import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import { everyKindOfFile, fileBytes, TestUploader, type TestFile } from '../../../test/uploader';
+import { insertGroup } from '../contracts/groups.service';
+import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
+
+// Once a package is sent its objects are sealed: the upload grants handed out for it (still
+// valid for a while) may no longer change them, and a download never serves bytes other than
+// the ones recorded when it was sent.
+
+const HOUR = 3_600_000;
+
+/** A listening server with a contract whose sender and receiver share a group. */
+async function setUp(server: TestServer) {
+  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const fx = await contractFixture(server);
+  await insertGroup(server.ctx.db, fx.contract.id, {
+    name: 'Team',
+    members: [fx.sender.user.id, fx.receiver.user.id],
+  });
+  return { origin, fx, sender: new TestUploader(server, origin, fx.sender.headers) };
+}
+
+type SetUp = Awaited<ReturnType<typeof setUp>>;
+
+/** Creates a package of every kind of file for the receiver and uploads it (not yet sent). */
+async function uploaded(server: TestServer, { fx, sender }: SetUp) {
+  const { small, slabbed, segments, large, all } = everyKindOfFile();
+  const pkg = await sender.create({
+    contract: fx.contract.slug,
+    name: 'Sealed',
+    recipients: [{ id: fx.receiver.user.id }],
+    valid_from: new Date().toISOString(),
+    valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
+    expected_files: all.length,
+    expected_size: all.reduce((s, f) => s + f.bytes.length, 0),
+    intended_files: all.map((f) => ({ filename: f.path, size: f.bytes.length })),
+  });
+  const grants = await sender.grants(pkg, small, large.bytes.length);
+  const formFiles = await sender.formPost(grants, small);
+  expect((await sender.upload(pkg, 'updatefiles', { files: formFiles })).status).toBe(200);
+  expect((await sender.slab(pkg, grants, 'slabs/0', slabbed)).status).toBe(200);
+  expect((await sender.segmented(pkg, grants, large.path, segments)).status).toBe(200);
+  return { pkg, grants, small, formFiles };
+}
+
+/** A storage URL as the engine builds it from the prefix grant: `<endpoint><path><name>?grant`. */
+function underPrefix(server: TestServer, origin: string, grants: BulkResponse, name: string) {
+  const t = grants.tempurl_data;
+  const url = new URL(`${t.swift_endpoint}${t.swift_path}${name}${new URL(t.temp_url).search}`);
+  // The embedded store answers on the listening port, not at PUBLIC_URL.
+  if (url.origin !== new URL(server.ctx.config.publicUrl).origin) return url.href;
+  return origin + url.pathname + url.search;
+}
+
+/** The receiver's download of one file (or the tar, with no path): status and bytes. */
+async function download(server: TestServer, { fx, origin }: SetUp, slug: string, path = '') {
+  const grant = await server.app.inject({
+    method: 'GET',
+    url: `/api/packages/${slug}/download/${path}`,
+    headers: fx.receiver.headers,
+  });
+  expect(grant.statusCode, grant.body).toBe(200);
+  const response = await fetch(origin + new URL(grant.json().download_url).pathname);
+  const announced = Number(response.headers.get('content-length') ?? -1);
+  const chunks: Buffer[] = [];
+  let cut = false;
+  try {
+    for await (const chunk of response.body!) chunks.push(Buffer.from(chunk));
+  } catch {
+    cut = true;
+  }
+  const bytes = Buffer.concat(chunks);
+  return { status: response.status, bytes, cut: cut || bytes.length !== announced, response };
+}
+
+async function formPost(server: TestServer, origin: string, grants: BulkResponse, file: TestFile) {
+  const batch = grants.bulk_data.file_data[0]!;
+  const form = new FormData();
+  form.set('redirect', batch.redirect);
+  form.set('max_file_size', String(batch.max_file_size));
+  form.set('max_file_count', String(batch.max_file_count));
+  form.set('expires', String(batch.expires));
+  form.set('signature', batch.sig);
+  const clean = batch.cleaned_files.find((c) => c.path === file.path)!.clean_filename;
+  form.append('file0', new Blob([file.bytes]), clean);
+  const url = new URL(batch.url);
+  return fetch(origin + url.pathname + url.search, { method: 'POST', body: form });
+}
+
+describe('a sent package on the embedded store', () => {
+  let server: TestServer;
+  let env: SetUp;
+  beforeAll(async () => {
+    server = await startTestServer();
+    env = await setUp(server);
+  });
+  afterAll(() => server.close());
+
+  it('gives short upload grants, renewed by asking again while uploading', async () => {
+    const pkg: SenderPackage = await env.sender.create({
+      contract: env.fx.contract.slug,
+      name: 'Renewed',
+      recipients: [{ id: env.fx.receiver.user.id }],
+      valid_from: new Date().toISOString(),
+      valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
+      expected_files: 1,
+      expected_size: 10,
+      intended_files: [{ filename: 'x.txt', size: 10 }],
+    });
+    const file = { path: 'x.txt', bytes: fileBytes(10, 1) };
+    const first = await env.sender.grants(pkg, [file]);
+    const now = Date.now() / 1000;
+    for (const expires of [first.tempurl_data.expires, first.bulk_data.file_data[0]!.expires]) {
+      expect(expires).toBeGreaterThan(now + 55 * 60);
+      expect(expires).toBeLessThanOrEqual(now + 3600 + 5);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const again = await env.sender.grants(pkg, [file]);
+    expect(again.tempurl_data.expires).toBeGreaterThan(first.tempurl_data.expires);
+    expect(again.tempurl_data.signature).not.toBe(first.tempurl_data.signature);
+    // The renewed grant works like the first.
+    const put = await fetch(underPrefix(server, env.origin, again, 'renewed.bin'), {
+      method: 'PUT',
+      body: fileBytes(10, 2),
+    });
+    expect(put.status).toBe(201);
+  });
+
+  it('refuses every write by grant under the package once it is sent', async () => {
+    const { pkg, grants, small } = await uploaded(server, env);
+    // While uploading, the engine may overwrite its own objects (a retried segment).
+    const retried = await fetch(underPrefix(server, env.origin, grants, 'slabs/1'), {
+      method: 'PUT',
+      body: fileBytes(10, 3),
+    });
+    expect(retried.status).toBe(201);
+
+    const sent = await env.sender.upload(pkg, 'update', { complete: true });
+    expect(sent.body).toMatchObject({ status: 'complete' });
+    const before = await download(server, env, pkg.slug);
+    expect(before.status).toBe(200);
+
+    // The same grants, still valid: overwrite the slab, add an object, FormPost a file again.
+    for (const name of ['slabs/0', 'slabs/new']) {
+      const put = await fetch(underPrefix(server, env.origin, grants, name), {
+        method: 'PUT',
+        body: fileBytes(5305, 9),
+      });
+      expect(put.status, name).toBe(403);
+    }
+    expect((await formPost(server, env.origin, grants, small[0]!)).status).toBe(403);
+    // A DELETE grant (the server signs none for senders) cannot remove a sealed object either.
+    const remove = server.ctx.storage.signTempUrl({
+      method: 'DELETE',
+      container: grants.tempurl_data.container,
+      key: `${grants.tempurl_data.object_prefix}slabs/0`,
+      expires: Math.floor(Date.now() / 1000) + 600,
+    });
+    const removeUrl = new URL(remove.url);
+    expect(
+      (await fetch(env.origin + removeUrl.pathname + removeUrl.search, { method: 'DELETE' }))
+        .status,
+    ).toBe(403);
+
+    // Nor can the sender ask for new grants.
+    const renew = await env.sender.call('POST', `/packages/${pkg.slug}/bulk/`, { batches: [] });
+    expect(renew).toEqual({ status: 400, body: { detail: [sendMessages.notUploading] } });
+
+    const after = await download(server, env, pkg.slug);
+    expect(after.status).toBe(200);
+    expect(after.bytes.equals(before.bytes)).toBe(true);
+  });
+});
+
+const swift = swiftEnvironment();
+// Swift has no sealed prefixes: a grant still valid can replace an object after sending. The
+// download's If-Match on the recorded etag is what keeps recipients from other bytes.
+describe.runIf(swift !== null)('a sent package on OpenStack Swift (SWIFT_AUTH_URL)', () => {
+  let server: TestServer;
+  let env: SetUp;
+  beforeAll(async () => {
+    server = await startTestServer(swiftServerSettings(swift!));
+    env = await setUp(server);
+  });
+  afterAll(() => server?.close());
+
+  it('fails the download naming a file replaced after sending', async () => {
+    const { pkg, grants, formFiles } = await uploaded(server, env);
+    const sent = await env.sender.upload(pkg, 'update', { complete: true });
+    expect(sent.body).toMatchObject({ status: 'complete' });
+    const notes = formFiles.find((f) => f.user_path === 'Brief/notes.txt')!;
+    const name = notes.object_path.slice(grants.tempurl_data.object_prefix.length);
+
+    const replaced = await fetch(underPrefix(server, env.origin, grants, name), {
+      method: 'PUT',
+      body: fileBytes(notes.size_bytes, 99),
+    });
+    expect(replaced.status).toBe(201);
+
+    const file = await download(server, env, pkg.slug, 'Brief/notes.txt');
+    expect(file.status).toBe(409);
+    expect(JSON.parse(file.bytes.toString()).detail).toContain('Brief/notes.txt');
+    const tar = await download(server, env, pkg.slug);
+    expect(tar.status === 409 || tar.cut).toBe(true);
+    // The other files are untouched and still download.
+    expect((await download(server, env, pkg.slug, 'icons/c.png')).bytes).toEqual(
+      fileBytes(5000, 5),
+    );
+  });
+});
