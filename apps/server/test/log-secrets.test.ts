@@ -19,7 +19,6 @@ import { everyKindOfFile, TestUploader } from './uploader';
 // passwords, and the values of a failing SQL statement. The server logs at debug, more than
 // the default, so every request line is in the buffer.
 
-const HOUR = 3_600_000;
 const NEW_PASSWORD = 'Brand-New-Horse8!';
 const RESET_PASSWORD = 'Reset-Horse-Nine9!';
 
@@ -111,15 +110,10 @@ describe('the log at debug level', () => {
     const external = uniqueEmail('partner');
     const sender = new TestUploader(server, origin, fx.sender.headers);
     const { small, slabbed, segments, large, all } = everyKindOfFile();
-    const pkg = await sender.create({
+    const pkg = await sender.createOf(all, {
       contract: fx.contract.slug,
       name: 'Secrets',
       recipients: [{ id: fx.receiver.user.id }, { email: external }],
-      valid_from: new Date().toISOString(),
-      valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
-      expected_files: all.length,
-      expected_size: all.reduce((sum, f) => sum + f.bytes.length, 0),
-      intended_files: all.map((f) => ({ filename: f.path, size: f.bytes.length })),
     });
     const grants = await sender.grants(pkg, small, large.bytes.length);
     secrets.addSignature('TempURL signature', grants.tempurl_data.temp_url);

@@ -72,6 +72,21 @@ export class TestUploader {
     return body as unknown as SenderPackage;
   }
 
+  /** Creates a package of `files`, open for two days from now, with the counts they make. */
+  async createOf(
+    files: TestFile[],
+    fields: { contract: string; name: string; recipients: Record<string, unknown>[] },
+  ): Promise<SenderPackage> {
+    return this.create({
+      ...fields,
+      valid_from: new Date().toISOString(),
+      valid_to: new Date(Date.now() + 48 * 3_600_000).toISOString(),
+      expected_files: files.length,
+      expected_size: files.reduce((sum, f) => sum + f.bytes.length, 0),
+      intended_files: files.map((f) => ({ filename: f.path, size: f.bytes.length })),
+    });
+  }
+
   async grants(pkg: SenderPackage, small: TestFile[], largeTotal = 0): Promise<BulkResponse> {
     const { status, body } = await this.call('POST', `/packages/${pkg.slug}/bulk/`, {
       batches: [

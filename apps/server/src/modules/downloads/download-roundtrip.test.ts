@@ -12,8 +12,6 @@ import { extractWithTar } from './download-fixtures';
 
 // What a sender uploads through the real send calls, a recipient downloads byte for byte.
 
-const HOUR = 3_600_000;
-
 async function sendAndDownload(server: TestServer) {
   const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const fx = await contractFixture(server);
@@ -24,15 +22,10 @@ async function sendAndDownload(server: TestServer) {
   const sender = new TestUploader(server, origin, fx.sender.headers);
   const { small, slabbed, segments, large, all } = everyKindOfFile();
 
-  const pkg = await sender.create({
+  const pkg = await sender.createOf(all, {
     contract: fx.contract.slug,
     name: 'Round trip',
     recipients: [{ id: fx.receiver.user.id }],
-    valid_from: new Date().toISOString(),
-    valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
-    expected_files: all.length,
-    expected_size: all.reduce((sum, f) => sum + f.bytes.length, 0),
-    intended_files: all.map((f) => ({ filename: f.path, size: f.bytes.length })),
   });
   const grants = await sender.grants(pkg, small, large.bytes.length);
   await sender.upload(pkg, 'updatefiles', { files: await sender.formPost(grants, small) });

@@ -28,15 +28,10 @@ type SetUp = Awaited<ReturnType<typeof setUp>>;
 /** Creates a package of every kind of file for the receiver and uploads it (not yet sent). */
 async function uploaded(server: TestServer, { fx, sender }: SetUp) {
   const { small, slabbed, segments, large, all } = everyKindOfFile();
-  const pkg = await sender.create({
+  const pkg = await sender.createOf(all, {
     contract: fx.contract.slug,
     name: 'Sealed',
     recipients: [{ id: fx.receiver.user.id }],
-    valid_from: new Date().toISOString(),
-    valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
-    expected_files: all.length,
-    expected_size: all.reduce((s, f) => s + f.bytes.length, 0),
-    intended_files: all.map((f) => ({ filename: f.path, size: f.bytes.length })),
   });
   const grants = await sender.grants(pkg, small, large.bytes.length);
   const formFiles = await sender.formPost(grants, small);
