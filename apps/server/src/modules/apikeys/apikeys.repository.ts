@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { ApiKey } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { apiKeys, users } from '../../db/schema';
@@ -6,6 +6,9 @@ import { newToken, tokenHash } from '../../http/secrets';
 import type { UserRow } from '../accounts/sessions';
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** How often a key's last use is written at most. */
+const LAST_USED_EVERY_MS = 60_000;
 
 function toApiKey(row: ApiKeyRow): ApiKey {
   return {
@@ -18,7 +21,17 @@ function toApiKey(row: ApiKeyRow): ApiKey {
 
 /** API keys are stored as SHA-256 only; the key itself exists once, in the create answer. */
 export class ApiKeyStore {
-  constructor(private readonly db: Database) {}
+  /** The live key of a hash with its user: built once, as every call by a script runs it. */
+  private readonly liveKey;
+
+  constructor(private readonly db: Database) {
+    this.liveKey = db
+      .select({ user: users, id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+      .prepare('live_api_key');
+  }
 
   async list(userId: number): Promise<ApiKey[]> {
     const rows = await this.db
@@ -64,22 +77,22 @@ export class ApiKeyStore {
 
   /** The user a live key belongs to; a revoked key answers null at once. */
   async userOfKey(key: string): Promise<UserRow | null> {
-    const [row] = await this.db
-      .select({ user: users, id: apiKeys.id })
-      .from(apiKeys)
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(and(eq(apiKeys.keyHash, tokenHash(key)), isNull(apiKeys.revokedAt)));
+    const [row] = await this.liveKey.execute({ hash: tokenHash(key) });
     if (!row) return null;
-    // Recorded at most once a minute, so a busy script does not turn every request into a write.
-    await this.db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date() })
-      .where(
-        and(
-          eq(apiKeys.id, row.id),
-          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(Date.now() - 60_000))),
-        ),
-      );
+    // Recorded at most once a minute, so a busy script does not turn every request into a
+    // write, nor into a second statement: the row just read says whether one is due.
+    const aMinuteAgo = new Date(Date.now() - LAST_USED_EVERY_MS);
+    if (!row.lastUsedAt || row.lastUsedAt < aMinuteAgo) {
+      await this.db
+        .update(apiKeys)
+        .set({ lastUsedAt: new Date() })
+        .where(
+          and(
+            eq(apiKeys.id, row.id),
+            or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, aMinuteAgo)),
+          ),
+        );
+    }
     return row.user;
   }
 }

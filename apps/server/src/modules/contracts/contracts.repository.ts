@@ -1,35 +1,57 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Contract } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
-import { contracts, memberships } from '../../db/schema';
-import { storageGroupsOf } from './settings.service';
+import { contracts, memberships, storageAppGroups } from '../../db/schema';
 
-/** The contracts a user is an enabled member of, with their permissions and settings. */
-export async function contractsOfUser(db: Database, userId: number): Promise<Contract[]> {
-  const rows = await db
-    .select({ contract: contracts, membership: memberships })
+/** The statement behind `contractsOfUser`, built once per database handle. */
+function contractsStatement(db: Database) {
+  return db
+    .select({
+      contract: contracts,
+      membership: memberships,
+      storageGroups: sql<Array<{ id: number; name: string }>>`coalesce((
+        select json_agg(
+          json_build_object('id', ${storageAppGroups.id}, 'name', ${storageAppGroups.name})
+          order by ${storageAppGroups.name}, ${storageAppGroups.id}
+        )
+        from ${storageAppGroups}
+        where ${storageAppGroups.contractId} = ${contracts.id}
+      ), '[]'::json)`,
+    })
     .from(memberships)
     .innerJoin(contracts, eq(contracts.id, memberships.contractId))
     .where(
       and(
-        eq(memberships.userId, userId),
+        eq(memberships.userId, sql.placeholder('userId')),
         eq(memberships.enabled, true),
         eq(contracts.enabled, true),
       ),
     )
-    .orderBy(asc(contracts.name), asc(contracts.id));
-  const storageGroups = await storageGroupsOf(
-    db,
-    rows.map((r) => r.contract.id),
-  );
-  return rows.map(({ contract, membership }) => ({
+    .orderBy(asc(contracts.name), asc(contracts.id))
+    .prepare('contracts_of_user');
+}
+
+const contractsStatements = new WeakMap<Database, ReturnType<typeof contractsStatement>>();
+
+/**
+ * The contracts a user is an enabled member of, with their permissions and settings, their
+ * storage locations included: one statement, built once, as every signed-in page asks for this.
+ */
+export async function contractsOfUser(db: Database, userId: number): Promise<Contract[]> {
+  let statement = contractsStatements.get(db);
+  if (!statement) {
+    statement = contractsStatement(db);
+    contractsStatements.set(db, statement);
+  }
+  const rows = await statement.execute({ userId });
+  return rows.map(({ contract, membership, storageGroups }) => ({
     id: contract.id,
     slug: contract.slug,
     name: contract.name,
     service_id: contract.serviceId,
     permissions: { send: membership.send, admin: membership.admin },
     settings: contract.settings,
-    storage_app_groups: storageGroups.get(contract.id) ?? [],
+    storage_app_groups: storageGroups,
     branding_enabled: contract.brandingEnabled,
   }));
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Membership } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { contracts, groupMembers, groups, memberships } from '../../db/schema';
@@ -33,35 +33,46 @@ export async function membershipBySlug(
   return row;
 }
 
-/** Every membership of a user (enabled or not), with the names of their groups in it. */
-export async function membershipsOfUser(db: Database, userId: number): Promise<Membership[]> {
-  const rows = await db
-    .select({ contract: contracts, membership: memberships })
+/** The statement behind `membershipsOfUser`, built once per database handle. */
+function membershipsStatement(db: Database) {
+  return db
+    .select({
+      contract: { id: contracts.id, name: contracts.name, slug: contracts.slug },
+      membership: memberships,
+      groupNames: sql<string[]>`coalesce((
+        select json_agg(${groups.name} order by ${groups.name})
+        from ${groupMembers} join ${groups} on ${groups.id} = ${groupMembers.groupId}
+        where ${groupMembers.userId} = ${memberships.userId}
+          and ${groups.contractId} = ${contracts.id}
+      ), '[]'::json)`,
+    })
     .from(memberships)
     .innerJoin(contracts, eq(contracts.id, memberships.contractId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(asc(contracts.name), asc(contracts.id));
-  if (rows.length === 0) return [];
-  const groupRows = await db
-    .select({ contractId: groups.contractId, name: groups.name })
-    .from(groupMembers)
-    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
-    .where(
-      and(
-        eq(groupMembers.userId, userId),
-        inArray(
-          groups.contractId,
-          rows.map((r) => r.contract.id),
-        ),
-      ),
-    )
-    .orderBy(asc(groups.name));
-  return rows.map(({ contract, membership }) => ({
-    contract: { id: contract.id, name: contract.name, slug: contract.slug },
+    .where(eq(memberships.userId, sql.placeholder('userId')))
+    .orderBy(asc(contracts.name), asc(contracts.id))
+    .prepare('memberships_of_user');
+}
+
+const membershipsStatements = new WeakMap<Database, ReturnType<typeof membershipsStatement>>();
+
+/**
+ * Every membership of a user (enabled or not), with the names of their groups in it. Every
+ * signed-in page asks for the user's summary, which reads this: so it is one statement, built
+ * once (and planned once per PostgreSQL connection).
+ */
+export async function membershipsOfUser(db: Database, userId: number): Promise<Membership[]> {
+  let statement = membershipsStatements.get(db);
+  if (!statement) {
+    statement = membershipsStatement(db);
+    membershipsStatements.set(db, statement);
+  }
+  const rows = await statement.execute({ userId });
+  return rows.map(({ contract, membership, groupNames }) => ({
+    contract,
     admin: membership.admin,
     send: membership.send,
     enabled: membership.enabled,
     master_group: membership.masterGroup,
-    groups: groupRows.filter((g) => g.contractId === contract.id).map((g) => ({ name: g.name })),
+    groups: groupNames.map((name) => ({ name })),
   }));
 }

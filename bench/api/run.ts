@@ -1,0 +1,167 @@
+/**
+ * Requests per second and latency of authenticated API calls beside `/healthcheck` (one query)
+ * in the same run: a session's `GET /api/user/` and `GET /api/contracts/`, and an API key's
+ * `GET /api/user/`. The server runs as its own process (PGlite, or with DATABASE_URL a scratch
+ * database on that PostgreSQL server) with request logging at info level, as deployed; the user
+ * is a member of a contract, with a group, so the user's summary has something to read.
+ *
+ *   node --import tsx bench/api/run.ts [--seconds 10] [--connections 50] [--only user_by_session,...]
+ *                                      [--profile DIR]
+ *
+ * Prints one JSON document on stdout; progress goes to stderr.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { eq } from 'drizzle-orm';
+import { API_KEY_SCHEME, CLIENT_VERSION_HEADER } from '@filerunner/protocol';
+import { buildApp } from '../../apps/server/src/app';
+import { loadConfig } from '../../apps/server/src/config';
+import { groupMembers, groups, memberships } from '../../apps/server/src/db/schema';
+import { createScratchDatabase } from '../../apps/server/src/db/scratch-database';
+import { createUser, PASSWORD } from '../../apps/server/test/harness';
+import { hundredths } from '../figures';
+import { option } from '../options';
+import { freePort, startServer, stopServer } from '../storage/processes';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+const seconds = Number(option('seconds', '10'));
+const connections = Number(option('connections', '50'));
+/** Some of the calls only (by their names in the output), e.g. while profiling the server. */
+const only = option('only', '').split(',').filter(Boolean);
+/** Where the server writes a CPU profile (`.cpuprofile`) when it stops; none by default. */
+const profileDir = option('profile', '');
+const log = (message: string) => process.stderr.write(`bench/api: ${message}\n`);
+
+/** An activated user in a contract, with one group there, written before the server starts. */
+async function seedUser(env: Record<string, string>): Promise<string> {
+  const built = await buildApp(loadConfig({ ...env, LOG_LEVEL: 'warn' }));
+  try {
+    const user = await createUser(built, { contract: true, admin: true, send: true });
+    const { db } = built.ctx;
+    const [membership] = await db.select().from(memberships).where(eq(memberships.userId, user.id));
+    const [group] = await db
+      .insert(groups)
+      .values({ contractId: membership!.contractId, name: 'Editors' })
+      .returning();
+    await db.insert(groupMembers).values({ groupId: group!.id, userId: user.id });
+    return user.email;
+  } finally {
+    await built.app.close();
+  }
+}
+
+/** Logs in through the API; answers the session cookie and a fresh API key. */
+async function signIn(origin: string, email: string) {
+  const headers = { 'content-type': 'application/json', [CLIENT_VERSION_HEADER]: 'bench' };
+  const login = await fetch(`${origin}/api/authenticate/`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`login answered ${login.status}: ${await login.text()}`);
+  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  const created = await fetch(`${origin}/api/api_keys/`, {
+    method: 'POST',
+    headers: { ...headers, cookie },
+    body: JSON.stringify({ name: 'bench' }),
+  });
+  if (!created.ok) throw new Error(`API key answered ${created.status}: ${await created.text()}`);
+  const { key } = (await created.json()) as { key: string };
+  return { cookie, key };
+}
+
+interface Figures {
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  non_2xx: number;
+  errors: number;
+}
+
+/** `connections` clients calling one URL for `seconds`, after a short unmeasured warm-up. */
+async function load(url: string, headers: Record<string, string>): Promise<Figures> {
+  const options = { url, headers, connections };
+  await autocannon({ ...options, duration: 2 });
+  const result = await autocannon({ ...options, duration: seconds });
+  return {
+    requests_per_s: hundredths(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function main(): Promise<void> {
+  const workDir = await mkdtemp(path.join(tmpdir(), 'bench-api-'));
+  const scratch = process.env.DATABASE_URL
+    ? await createScratchDatabase(process.env.DATABASE_URL)
+    : undefined;
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    DATA_DIR: path.join(workDir, 'data'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: origin,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'info',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+  };
+  const serverEnv = { ...process.env, ...env };
+  if (!scratch) delete serverEnv.DATABASE_URL;
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    log(`seeding (${scratch ? 'PostgreSQL' : 'PGlite'})`);
+    const email = await seedUser(env);
+    server = await startServer(
+      process.execPath,
+      [
+        ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+        '--import',
+        'tsx',
+        path.join(REPO, 'apps/server/src/main.ts'),
+      ],
+      async () => (await fetch(`${origin}/healthcheck`)).ok,
+      { cwd: path.join(REPO, 'apps/server'), env: serverEnv },
+    );
+    const { cookie, key } = await signIn(origin, email);
+
+    const calls: Array<[string, string, Record<string, string>]> = [
+      ['healthcheck', '/healthcheck', {}],
+      ['user_by_session', '/api/user/', { cookie }],
+      ['contracts_by_session', '/api/contracts/', { cookie }],
+      ['user_by_api_key', '/api/user/', { authorization: `${API_KEY_SCHEME} ${key}` }],
+    ];
+    const figures: Record<string, Figures & { ratio_to_healthcheck?: number }> = {};
+    for (const [name, url, headers] of calls) {
+      if (only.length && !only.includes(name)) continue;
+      figures[name] = await load(origin + url, headers);
+      log(`${name}: ${figures[name].requests_per_s} req/s, p99 ${figures[name].p99_ms} ms`);
+    }
+    const base = figures.healthcheck;
+    for (const [name, entry] of Object.entries(figures)) {
+      if (!base || name === 'healthcheck') continue;
+      entry.ratio_to_healthcheck = hundredths(entry.requests_per_s / base.requests_per_s);
+    }
+
+    const output = {
+      measured_at: new Date().toISOString(),
+      machine: { cpus: cpus().length, node: process.version },
+      database: scratch ? 'postgresql' : 'pglite',
+      method: `autocannon on 127.0.0.1, ${connections} connections, ${seconds} s per call after 2 s of warm-up, against the server in its own process (LOG_LEVEL info)`,
+      ...figures,
+    };
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+  } finally {
+    if (server) await stopServer(server);
+    await scratch?.drop();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+await main();
