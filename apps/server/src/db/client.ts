@@ -75,3 +75,20 @@ export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/**
+ * A prepared statement made once per database handle and reused by every call: for queries
+ * each signed-in request runs, so drizzle builds them once and PostgreSQL plans them once per
+ * connection.
+ */
+export function preparedOnce<S>(build: (db: Database) => S): (db: Database) => S {
+  const statements = new WeakMap<Database, S>();
+  return (db) => {
+    let statement = statements.get(db);
+    if (!statement) {
+      statement = build(db);
+      statements.set(db, statement);
+    }
+    return statement;
+  };
+}

@@ -20,7 +20,8 @@ function registered(): Set<string> {
     server.apiRoutes
       .map(({ method, path }) => ({
         method,
-        path: path.replace(/:([A-Za-z_]\w*)/g, '{$1}').replace(/\*$/, '{path}'),
+        // Registered under the `/api` prefix, which the document's paths carry too.
+        path: openApiPath({ path: path.replace(/^\/api/, '') }),
       }))
       .filter(({ method, path }) => method !== 'HEAD' || headDeclared.has(path))
       .map(({ method, path }) => `${method} ${path}`),

@@ -7,6 +7,7 @@ import type {
 } from '@reduxjs/toolkit/query';
 import type { ApiRoute, RouteArgs, RouteResponse } from '@filerunner/protocol';
 import { ApiError, type ApiErrorCode } from './api-client';
+import type { AppDispatch } from './store';
 import type { ThunkExtra } from './thunk';
 
 /** A failed call as it travels through the store: plain data, readable by `firstErrorMessage`. */
@@ -88,25 +89,36 @@ export function query<R extends ApiRoute>(
   });
 }
 
+type MutationStarted<R extends ApiRoute> = TypedMutationOnQueryStarted<
+  RouteResponse<R>,
+  RouteArgs<R>,
+  typeof callBaseQuery,
+  'api'
+>;
+
 /**
- * A change through the route table, refetching the queries whose tags it names; a change that
- * answers with the new state can write it into the cache in `onQueryStarted` instead.
+ * A change through the route table, refetching the queries whose tags it names. A change that
+ * answers with the new state can write it into the cache instead, in `onAnswer`, which runs
+ * only for a successful answer (a failure is reported by whoever made the call).
  */
 export function mutation<R extends ApiRoute>(
   build: Build,
   route: R,
   options: {
     invalidatesTags?: Tags<R>;
-    onQueryStarted?: TypedMutationOnQueryStarted<
-      RouteResponse<R>,
-      RouteArgs<R>,
-      typeof callBaseQuery,
-      'api'
-    >;
+    onAnswer?: (answer: RouteResponse<R>, args: RouteArgs<R>, dispatch: AppDispatch) => void;
   } = {},
 ) {
+  const { invalidatesTags, onAnswer } = options;
+  const onQueryStarted: MutationStarted<R> | undefined = onAnswer
+    ? async (args, { dispatch, queryFulfilled }) => {
+        const answered = await queryFulfilled.catch(() => null);
+        if (answered) onAnswer(answered.data, args, dispatch);
+      }
+    : undefined;
   return build.mutation<RouteResponse<R>, RouteArgs<R>>({
     query: (args) => ({ route, args }),
-    ...options,
+    ...(invalidatesTags ? { invalidatesTags } : {}),
+    ...(onQueryStarted ? { onQueryStarted } : {}),
   });
 }

@@ -5,7 +5,7 @@ import { methodOf, type ApiRoute, type HttpMethod } from './route';
 type JsonSchema = Record<string, unknown>;
 
 /** A route's path as OpenAPI writes it: `{name}` parameters, and `{path}` for a rest of path. */
-export function openApiPath(route: ApiRoute): string {
+export function openApiPath(route: Pick<ApiRoute, 'path'>): string {
   return `/api${route.path.replace(/:([A-Za-z_]\w*)/g, '{$1}').replace(/\*$/, '{path}')}`;
 }
 

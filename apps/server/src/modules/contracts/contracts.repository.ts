@@ -1,11 +1,11 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Contract } from '@filerunner/protocol';
-import type { Database } from '../../db/client';
+import { preparedOnce, type Database } from '../../db/client';
 import { contracts, memberships, storageAppGroups } from '../../db/schema';
 
 /** The statement behind `contractsOfUser`, built once per database handle. */
-function contractsStatement(db: Database) {
-  return db
+const contractsOfUserStatement = preparedOnce((db) =>
+  db
     .select({
       contract: contracts,
       membership: memberships,
@@ -28,22 +28,15 @@ function contractsStatement(db: Database) {
       ),
     )
     .orderBy(asc(contracts.name), asc(contracts.id))
-    .prepare('contracts_of_user');
-}
-
-const contractsStatements = new WeakMap<Database, ReturnType<typeof contractsStatement>>();
+    .prepare('contracts_of_user'),
+);
 
 /**
  * The contracts a user is an enabled member of, with their permissions and settings, their
  * storage locations included: one statement, built once, as every signed-in page asks for this.
  */
 export async function contractsOfUser(db: Database, userId: number): Promise<Contract[]> {
-  let statement = contractsStatements.get(db);
-  if (!statement) {
-    statement = contractsStatement(db);
-    contractsStatements.set(db, statement);
-  }
-  const rows = await statement.execute({ userId });
+  const rows = await contractsOfUserStatement(db).execute({ userId });
   return rows.map(({ contract, membership, storageGroups }) => ({
     id: contract.id,
     slug: contract.slug,

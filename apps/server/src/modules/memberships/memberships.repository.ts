@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Membership } from '@filerunner/protocol';
-import type { Database } from '../../db/client';
+import { preparedOnce, type Database } from '../../db/client';
 import { contracts, groupMembers, groups, memberships } from '../../db/schema';
 
 // Membership rows belong to both sides of a user's place in a contract: accounts reads them to
@@ -34,8 +34,8 @@ export async function membershipBySlug(
 }
 
 /** The statement behind `membershipsOfUser`, built once per database handle. */
-function membershipsStatement(db: Database) {
-  return db
+const membershipsOfUserStatement = preparedOnce((db) =>
+  db
     .select({
       contract: { id: contracts.id, name: contracts.name, slug: contracts.slug },
       membership: memberships,
@@ -50,10 +50,8 @@ function membershipsStatement(db: Database) {
     .innerJoin(contracts, eq(contracts.id, memberships.contractId))
     .where(eq(memberships.userId, sql.placeholder('userId')))
     .orderBy(asc(contracts.name), asc(contracts.id))
-    .prepare('memberships_of_user');
-}
-
-const membershipsStatements = new WeakMap<Database, ReturnType<typeof membershipsStatement>>();
+    .prepare('memberships_of_user'),
+);
 
 /**
  * Every membership of a user (enabled or not), with the names of their groups in it. Every
@@ -61,12 +59,7 @@ const membershipsStatements = new WeakMap<Database, ReturnType<typeof membership
  * once (and planned once per PostgreSQL connection).
  */
 export async function membershipsOfUser(db: Database, userId: number): Promise<Membership[]> {
-  let statement = membershipsStatements.get(db);
-  if (!statement) {
-    statement = membershipsStatement(db);
-    membershipsStatements.set(db, statement);
-  }
-  const rows = await statement.execute({ userId });
+  const rows = await membershipsOfUserStatement(db).execute({ userId });
   return rows.map(({ contract, membership, groupNames }) => ({
     contract,
     admin: membership.admin,

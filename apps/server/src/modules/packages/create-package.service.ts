@@ -28,7 +28,7 @@ import { findUserByEmail } from '../accounts/accounts.repository';
 import { memberOf, type ContractRow } from '../contracts/contracts.policy';
 import { joinContract, memberMobile } from '../memberships/member-view';
 import { recipientGroupsFor } from '../recipients/recipients.service';
-import { newPackageSlug } from './object-names';
+import { newPackageSlug, packageObjectPrefix } from './object-names';
 import { ensurePackageContainer } from './package-storage';
 import { assertMaySend } from './packages.policy';
 
@@ -240,7 +240,7 @@ async function insertPackage(
           expiresAt: input.valid_to,
           pinVerify,
           container: storage.container,
-          objectPrefix: `packages/${slug}/`,
+          objectPrefix: packageObjectPrefix(slug),
           storageAppGroupId: storage.groupId,
           expectedFiles: input.expected_files,
           expectedSize: input.expected_size,

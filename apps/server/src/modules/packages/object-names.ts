@@ -26,3 +26,13 @@ export function cleanObjectName(userPath: string): string {
 export function newPackageSlug(): string {
   return randomBytes(9).toString('base64url').replace(/[-_]/g, 'x').toLowerCase();
 }
+
+/** Where a package's objects live in its container: every one under this prefix. */
+export function packageObjectPrefix(slug: string): string {
+  return `packages/${slug}/`;
+}
+
+/** The slug of the package an object key lies under (see `packageObjectPrefix`), or null. */
+export function packageSlugOfObject(key: string): string | null {
+  return /^packages\/([^/]+)\//.exec(key)?.[1] ?? null;
+}

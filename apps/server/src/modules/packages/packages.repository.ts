@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import { contracts, memberships, packageRecipients, packages, users } from '../../db/schema';
 import type { StorageDriver } from '../../storage';
 import { displayName } from '../accounts/display-name';
+import { packageSlugOfObject } from './object-names';
 import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
 
 /** A package with its contract and its sender (null once the sender's account is deleted). */
@@ -80,9 +81,6 @@ export async function senderPackageView(
   };
 }
 
-/** A package's objects are named `packages/<slug>/...` in its container (see createPackage). */
-const PACKAGE_OBJECT = /^packages\/([^/]+)\//;
-
 /**
  * Whether an object belongs to a package that has been sent: its objects are then sealed, so
  * the upload grants still valid for it may no longer replace, add or delete any of them. Read
@@ -94,7 +92,7 @@ export async function isSentPackageObject(
   container: string,
   key: string,
 ): Promise<boolean> {
-  const slug = PACKAGE_OBJECT.exec(key)?.[1];
+  const slug = packageSlugOfObject(key);
   if (!slug) return false;
   const [row] = await db
     .select({

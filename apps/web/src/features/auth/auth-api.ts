@@ -14,22 +14,14 @@ const userApi = apiSlice.injectEndpoints({
  * For the calls that answer with the user (sign-in, profile, settings): the answer becomes the
  * cached `GET /user/`, so the shell does not ask again right after a sign-in.
  */
-export async function keepAnsweredUser(
-  _args: unknown,
-  lifecycle: { dispatch: Dispatch; queryFulfilled: Promise<{ data: User }> },
-): Promise<void> {
-  try {
-    const { data } = await lifecycle.queryFulfilled;
-    await lifecycle.dispatch(userApi.util.upsertQueryData('getUser', undefined, data));
-  } catch {
-    // A failed call changes nothing; its caller reports it.
-  }
+export function keepAnsweredUser(user: User, _args: unknown, dispatch: Dispatch): void {
+  void dispatch(userApi.util.upsertQueryData('getUser', undefined, user));
 }
 
 /** The session and account calls, the screens outside the shell included. */
 export const authApi = userApi.injectEndpoints({
   endpoints: (build) => ({
-    authenticate: mutation(build, api.accounts.authenticate, { onQueryStarted: keepAnsweredUser }),
+    authenticate: mutation(build, api.accounts.authenticate, { onAnswer: keepAnsweredUser }),
     logout: mutation(build, api.accounts.logout),
     extendSession: mutation(build, api.accounts.extendSession),
     forgotPassword: mutation(build, api.accounts.forgotPassword),

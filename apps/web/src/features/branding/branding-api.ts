@@ -17,13 +17,7 @@ export const brandingApi = apiSlice.injectEndpoints({
     updateBranding: mutation(build, api.branding.update, {
       // The answer is the saved branding: it goes straight into the cached list and the tab's
       // record, so the shell repaints at once and a first save needs no reload of the tab.
-      async onQueryStarted({ params }, { dispatch, queryFulfilled }) {
-        let saved: Branding;
-        try {
-          saved = (await queryFulfilled).data;
-        } catch {
-          return; // the form tells the person
-        }
+      onAnswer: (saved, { params }, dispatch) => {
         dispatch(
           brandingApi.util.upsertQueryEntries([
             { endpointName: 'branding', arg: { params }, value: saved },

@@ -7,10 +7,10 @@ export const profileApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     /** Multipart: first_name, last_name, mobile, mobile_confirm, timezone, avatar, clear_avatar. */
     updateProfile: mutation(build, api.accounts.updateProfile, {
-      onQueryStarted: keepAnsweredUser,
+      onAnswer: keepAnsweredUser,
     }),
     updateSettings: mutation(build, api.accounts.updateSettings, {
-      onQueryStarted: keepAnsweredUser,
+      onAnswer: keepAnsweredUser,
     }),
     updatePassword: mutation(build, api.accounts.updatePassword),
     getMemberships: query(build, api.accounts.memberships, { providesTags: ['Memberships'] }),

@@ -8,13 +8,7 @@ export const settingsApi = projectsApi.injectEndpoints({
     saveContractSettings: mutation(build, api.contracts.updateSettings, {
       // The answer is what the server saved: it goes into the cached project list rather than
       // reloading the list, so a switch shows its new value at once and the form stays as it is.
-      async onQueryStarted({ params }, { dispatch, queryFulfilled }) {
-        let saved;
-        try {
-          saved = (await queryFulfilled).data;
-        } catch {
-          return; // the form tells the admin
-        }
+      onAnswer: (saved, { params }, dispatch) =>
         dispatch(
           projectsApi.util.updateQueryData('contracts', undefined, (contracts) => {
             const contract = contracts.find((c) => c.slug === params.slug);
@@ -22,8 +16,7 @@ export const settingsApi = projectsApi.injectEndpoints({
             contract.settings = saved.settings;
             contract.storage_app_groups = saved.storage_app_groups;
           }),
-        );
-      },
+        ),
     }),
   }),
 });

@@ -33,17 +33,11 @@ export const usersApi = apiSlice.injectEndpoints({
     addExternalUsers: mutation(build, api.users.addExternal, changes),
     updatePermissions: mutation(build, api.users.updatePermissions, {
       ...changes,
-      async onQueryStarted({ params }, { dispatch, queryFulfilled }) {
-        const answer = await queryFulfilled.catch(() => null);
-        if (answer) dispatch(showSaved(params.slug, answer.data));
-      },
+      onAnswer: (saved, { params }, dispatch) => dispatch(showSaved(params.slug, saved)),
     }),
     updateUserName: mutation(build, api.users.updateName, {
       ...changes,
-      async onQueryStarted({ params }, { dispatch, queryFulfilled }) {
-        const answer = await queryFulfilled.catch(() => null);
-        if (answer) dispatch(showSaved(params.slug, answer.data));
-      },
+      onAnswer: (saved, { params }, dispatch) => dispatch(showSaved(params.slug, saved)),
     }),
     removeContractUser: mutation(build, api.users.remove, changes),
 
