@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One embedded PostgreSQL for the run unless DATABASE_URL names a server.
+    globalSetup: ['apps/server/test/global-database.ts'],
   },
 });

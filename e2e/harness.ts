@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { vi } from 'vitest';
+import { stopEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database';
 import {
   readMailFolder,
@@ -57,7 +58,7 @@ export interface Site {
   url: string;
   dataDir: string;
   env: NodeJS.ProcessEnv;
-  /** Drops the site's scratch database (PostgreSQL leg); nothing to do on PGlite. */
+  /** Drops the site's scratch database (PostgreSQL leg); on the embedded leg it goes with the data folder. */
   dropDatabase: () => Promise<void>;
 }
 
@@ -105,11 +106,8 @@ export async function runAdmin(site: Site, args: string[]): Promise<string> {
 export interface RunningServer {
   url: string;
   pid: number;
-  /**
-   * Stops the server and removes the site's data, unless `keepData` asks to keep it so the
-   * operator CLI can run on it (PGlite allows one process at a time) and a server start again.
-   */
-  stop(options?: { keepData?: boolean }): Promise<void>;
+  /** Stops the server and removes the site's data. */
+  stop(): Promise<void>;
 }
 
 /** Starts the server on the site and waits until /healthcheck answers. */
@@ -146,7 +144,7 @@ export async function startServer(site: Site): Promise<RunningServer> {
   return {
     url: site.url,
     pid,
-    async stop({ keepData = false } = {}) {
+    async stop() {
       if (child.exitCode === null) {
         process.kill(pid, 'SIGTERM');
         const stopped = await Promise.race([
@@ -155,7 +153,8 @@ export async function startServer(site: Site): Promise<RunningServer> {
         ]);
         if (!stopped) process.kill(pid, 'SIGKILL');
       }
-      if (keepData) return;
+      // A server killed outright leaves its embedded database running; it must not outlive its files.
+      await stopEmbeddedPostgres(site.dataDir);
       await rm(site.dataDir, { recursive: true, force: true });
       await site.dropDatabase();
     },

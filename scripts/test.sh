@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test: unit and integration suites (vitest), then the browser suites in Debian's Chromium.
-# With DATABASE_URL set, the suites run against that PostgreSQL server (a fresh database per
-# test file) instead of PGlite. With SWIFT_AUTH_URL set, the storage suite also runs against Swift.
+# The suites run on an embedded PostgreSQL the run starts (a fresh database per test file); with
+# DATABASE_URL set, on that PostgreSQL server instead. With SWIFT_AUTH_URL set, the storage suite also runs against Swift.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +33,7 @@ if [ ! -d node_modules ]; then
   exit 1
 fi
 
-echo "== unit and integration tests (database: ${DATABASE_URL:+PostgreSQL}${DATABASE_URL:-PGlite})"
+echo "== unit and integration tests (database: ${DATABASE_URL:+PostgreSQL at DATABASE_URL}${DATABASE_URL:-embedded PostgreSQL})"
 npx vitest run
 
 echo "== browser tests (the e2e script builds the web app first)"

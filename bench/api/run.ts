@@ -1,7 +1,7 @@
 /**
  * Requests per second and latency of authenticated API calls beside `/healthcheck` (one query)
  * in the same run: a session's `GET /api/user/` and `GET /api/contracts/`, and an API key's
- * `GET /api/user/`. The server runs as its own process (PGlite, or with DATABASE_URL a scratch
+ * `GET /api/user/`. The server runs as its own process (embedded PostgreSQL, or with DATABASE_URL a scratch
  * database on that PostgreSQL server) with request logging at info level, as deployed; the user
  * is a member of a contract, with a group, so the user's summary has something to read.
  *
@@ -10,8 +10,8 @@
  *
  * Prints one JSON document on stdout; progress goes to stderr.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -21,7 +21,7 @@ import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { groupMembers, groups, memberships } from '../../apps/server/src/db/schema';
 import { createScratchDatabase } from '../../apps/server/src/db/scratch-database';
-import { createUser, PASSWORD } from '../../apps/server/test/harness';
+import { createUser, PASSWORD, tempDataParent } from '../../apps/server/test/harness';
 import { hundredths } from '../figures';
 import { option } from '../options';
 import { freePort, startServer, stopServer } from '../storage/processes';
@@ -97,7 +97,7 @@ async function load(url: string, headers: Record<string, string>): Promise<Figur
 }
 
 async function main(): Promise<void> {
-  const workDir = await mkdtemp(path.join(tmpdir(), 'bench-api-'));
+  const workDir = await tempDataParent('bench-api-');
   const scratch = process.env.DATABASE_URL
     ? await createScratchDatabase(process.env.DATABASE_URL)
     : undefined;
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   if (!scratch) delete serverEnv.DATABASE_URL;
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    log(`seeding (${scratch ? 'PostgreSQL' : 'PGlite'})`);
+    log(`seeding (${scratch ? 'PostgreSQL' : 'embedded PostgreSQL'})`);
     const email = await seedUser(env);
     server = await startServer(
       process.execPath,
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
     const output = {
       measured_at: new Date().toISOString(),
       machine: { cpus: cpus().length, node: process.version },
-      database: scratch ? 'postgresql' : 'pglite',
+      database: scratch ? 'postgresql' : 'embedded postgresql',
       method: `autocannon on 127.0.0.1, ${connections} connections, ${seconds} s per call after 2 s of warm-up, against the server in its own process (LOG_LEVEL info)`,
       ...figures,
     };

@@ -3,7 +3,7 @@
  * a package of a few large files and one of many small files, each fetched as the tar whole and
  * as 10 ranged requests at once (as the browser engine does), against GNU tar packing the same
  * files from disk; and one large file through its download URL against a signed GET of its
- * object. The server runs as its own process (PGlite, embedded store); its CPU and peak memory
+ * object. The server runs as its own process (embedded PostgreSQL, embedded store); its CPU and peak memory
  * are read from /proc per transfer.
  *
  *   node --import tsx bench/downloads/run.ts [--runs 3] [--big-files 8] [--big-mib 128]
@@ -12,11 +12,12 @@
  * Prints one JSON document on stdout; progress goes to stderr.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { tempDataParent } from '../../apps/server/test/temp-data-dir';
 import { hundredths, summary } from '../figures';
 import { option } from '../options';
 import {
@@ -40,7 +41,7 @@ const smallFiles = option('small-files', '10000');
 const smallKib = option('small-kib', '10');
 const log = (message: string) => process.stderr.write(`bench/downloads: ${message}\n`);
 
-/** The server and the bench share nothing but the data directory: no DATABASE_URL (PGlite). */
+/** The server and the bench share nothing but the data directory: no DATABASE_URL (embedded). */
 function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env, ...extra };
   delete env.DATABASE_URL;
@@ -116,7 +117,7 @@ interface Case {
 }
 
 async function main(): Promise<void> {
-  const workDir = await mkdtemp(path.join(tmpdir(), 'bench-downloads-'));
+  const workDir = await tempDataParent('bench-downloads-');
   const dataDir = path.join(workDir, 'data');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
@@ -229,7 +230,7 @@ async function main(): Promise<void> {
     const output = {
       measured_at: new Date().toISOString(),
       machine: { cpus: cpus().length, node: process.version },
-      method: `curl on 127.0.0.1 against the server (PGlite, embedded store) in its own process; ${runs} rounds; MB/s over the tar's bytes; the baseline reads the same files from the same disk, warm`,
+      method: `curl on 127.0.0.1 against the server (embedded PostgreSQL, embedded store) in its own process; ${runs} rounds; MB/s over the tar's bytes; the baseline reads the same files from the same disk, warm`,
       packages: {
         big: `${bigFiles} files × ${bigMib} MiB`,
         many: `${smallFiles} files × ${smallKib} KiB, each its own object`,

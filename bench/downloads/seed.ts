@@ -93,6 +93,6 @@ try {
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 } finally {
-  // Not server.close(): that would delete the DATA_DIR the measured server is about to open.
-  await server.app.close();
+  // The named DATA_DIR stays for the measured server, which opens it next.
+  await server.close();
 }

@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { AppContext, Mailbox } from './context';
 import { databaseAnswers, openDatabase } from './db/client';
+import type { Holder } from './db/data-dir-lock';
 import { installAuth } from './http/auth';
 import { PendingWork } from './http/pending-work';
 import { ApiError } from './http/errors';
@@ -40,6 +41,7 @@ import {
   embeddedStorePlugin,
   embeddedStoreRoot,
   loadEmbeddedTempUrlKey,
+  StoreFaults,
 } from './storage';
 
 export interface BuiltApp {
@@ -50,6 +52,11 @@ export interface BuiltApp {
   expirySweeper: ExpirySweeper;
   /** Every route registered under `/api`, as the OpenAPI test compares them with the table. */
   apiRoutes: RegisteredRoute[];
+  /**
+   * The embedded store's injected faults (null with Swift): off unless STORE_FAULTS set them;
+   * tests turn them on and off with `set`. No HTTP route reaches them.
+   */
+  storeFaults: StoreFaults | null;
 }
 
 /** How long a stopping server waits for responses under way before it cuts them. */
@@ -58,6 +65,8 @@ const SHUTDOWN_GRACE_MS = 5_000;
 export interface BuildOptions {
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
+  /** Who opens an embedded data folder: the server (the default) or the admin CLI beside it. */
+  holder?: Holder;
 }
 
 /** Builds the whole server from a config; `main.ts` listens, tests call `inject` or listen. */
@@ -79,6 +88,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const database = await openDatabase({
     ...config,
+    holder: options.holder,
+    onLog: (message) => app.log.info(message),
     onIdleError: (error) => app.log.warn({ err: error }, 'idle database connection lost'),
   });
   const { db } = database;
@@ -94,10 +105,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       setTimeout(() => outbox.wake(), 50).unref();
     },
   };
+  const storeFaults =
+    config.storage.driver === 'embedded' ? new StoreFaults(config.storage.faults) : null;
   const storage =
     config.storage.driver === 'embedded'
-      ? await openEmbeddedStore(app, config, config.storage.tempUrlKey, (container, key) =>
-          isSentPackageObject(db, container, key),
+      ? await openEmbeddedStore(
+          app,
+          config,
+          config.storage.tempUrlKey,
+          (container, key) => isSentPackageObject(db, container, key),
+          storeFaults!,
         )
       : await openSwift(config, config.storage);
   const jobs = new JobRunner(db, app.log);
@@ -123,6 +140,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     contentSecurityPolicy: {
       directives: {
         'img-src': ["'self'", 'data:', 'blob:'],
+        // The transfer engine hashes files (xxh128) with WebAssembly in a worker.
+        'script-src': ["'self'", "'wasm-unsafe-eval'"],
+        // The transfer engine moves bytes straight to and from storage, which with Swift is on
+        // other hosts than the app.
+        'connect-src': [
+          "'self'",
+          ...new Set(
+            [storage.accountUrl, ...storage.alternativeAccountUrls].map(
+              (url) => new URL(url).origin,
+            ),
+          ),
+        ],
         // MUI (emotion) injects style elements at run time.
         'style-src': ["'self'", "'unsafe-inline'"],
         // Over plain HTTP (the embedded default) upgrading requests would break every fetch.
@@ -190,7 +219,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await storage.close();
     await database.close();
   });
-  return { app, ctx, outbox, jobs, expirySweeper, apiRoutes };
+  return { app, ctx, outbox, jobs, expirySweeper, apiRoutes, storeFaults };
 }
 
 const EMBEDDED_ACCOUNT = 'AUTH_filerunner';
@@ -204,6 +233,7 @@ async function openEmbeddedStore(
   config: Config,
   keyOverride: string | undefined,
   isSealed: (container: string, key: string) => Promise<boolean>,
+  faults: StoreFaults,
 ) {
   const tempUrlKey = await loadEmbeddedTempUrlKey(config.dataDir, keyOverride);
   await app.register(embeddedStorePlugin, {
@@ -213,6 +243,7 @@ async function openEmbeddedStore(
     allowedOrigin: config.publicUrl,
     // A sent package's objects no longer change, though its upload grants are still valid.
     isSealed,
+    faults,
   });
   return createStorageDriver({
     driver: 'embedded',

@@ -46,4 +46,30 @@ describe('loadConfig', () => {
       secureCookies: true,
     });
   });
+  it('injects no storage faults unless STORE_FAULTS asks, and never in production', () => {
+    const storage = (env: NodeJS.ProcessEnv) => loadConfig(env).storage;
+    expect(storage({})).toMatchObject({ driver: 'embedded', faults: null });
+    expect(storage({ STORE_FAULTS: 'off' })).toMatchObject({ faults: null });
+    expect(storage({ STORE_FAULTS: 'fail=0.3, drop=0.05,delay=200' })).toMatchObject({
+      faults: { fail: 0.3, drop: 0.05, delayMs: 200 },
+    });
+    expect(storage({ STORE_FAULTS: 'fail=1,seed=7' })).toMatchObject({
+      faults: { fail: 1, drop: 0, delayMs: 0, seed: 7 },
+    });
+    for (const bad of ['fail=1.5', 'fail', 'fail=', 'often=0.2', 'delay=-1', 'drop=half']) {
+      expect(() => loadConfig({ STORE_FAULTS: bad }), bad).toThrow(/STORE_FAULTS/);
+    }
+    expect(() => loadConfig({ STORE_FAULTS: 'fail=0.3', NODE_ENV: 'production' })).toThrow(
+      /STORE_FAULTS.*NODE_ENV=production/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production' }).storage).toMatchObject({ faults: null });
+    const swift = {
+      STORAGE_DRIVER: 'swift',
+      SWIFT_AUTH_URL: 'http://127.0.0.1:8081/auth/v1.0',
+      SWIFT_USER: 'test:tester',
+      SWIFT_KEY: 'testing',
+      SWIFT_TEMPURL_KEY: 'a-temp-url-key-of-16+',
+    };
+    expect(() => loadConfig({ ...swift, STORE_FAULTS: 'fail=0.3' })).toThrow(/STORE_FAULTS/);
+  });
 });

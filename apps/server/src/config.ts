@@ -7,12 +7,55 @@ const bool = z
 
 const optionalUrl = z.url().optional();
 
+const share = z.coerce.number().min(0).max(1);
+
+/**
+ * STORE_FAULTS: `fail=0.3,drop=0.05,delay=200,seed=7`, every key optional; `off` or empty
+ * for none. See StoreFaults for what each does.
+ */
+const storeFaults = z
+  .string()
+  .transform((text, ctx) => {
+    const pairs = text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    if (pairs.length === 0 || (pairs.length === 1 && pairs[0] === 'off')) return null;
+    const fields: Record<string, unknown> = {};
+    for (const pair of pairs) {
+      const [key, value, extra] = pair.split('=');
+      if (!key?.trim() || !value?.trim() || extra !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `'${pair}' is not key=value` });
+        return z.NEVER;
+      }
+      fields[key.trim()] = value.trim();
+    }
+    return fields;
+  })
+  .pipe(
+    z
+      .strictObject({
+        fail: share.default(0),
+        drop: share.default(0),
+        delay: z.coerce.number().int().min(0).max(600_000).default(0),
+        seed: z.coerce.number().int().optional(),
+      })
+      .transform(({ fail, drop, delay, seed }): StoreFaultSettings => ({
+        fail,
+        drop,
+        delayMs: delay,
+        ...(seed === undefined ? {} : { seed }),
+      }))
+      .nullable(),
+  );
+
 /** Every setting the server reads, with its embedded default. README.md documents each one. */
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl,
+  EMBEDDED_DB_USER: z.string().min(1).optional(),
   PUBLIC_URL: z.url().optional(),
   SESSION_TTL_SECONDS: z.coerce
     .number()
@@ -43,11 +86,28 @@ const environment = z.object({
   SWIFT_TOKEN: z.string().optional(),
   SWIFT_TEMPURL_KEY: z.string().min(16).optional(),
   SWIFT_ALTERNATIVE_URLS: z.string().optional(),
+  STORE_FAULTS: storeFaults.optional(),
+  NODE_ENV: z.string().optional(),
 });
+
+/**
+ * Faults the embedded store injects into storage requests (never /api), for transfer tests:
+ * `fail` and `drop` are shares of requests (0 to 1), `delayMs` holds every one.
+ */
+export interface StoreFaultSettings {
+  /** Share answered 503 Service Unavailable. */
+  readonly fail: number;
+  /** Share of the requests not failed whose connection is cut mid-body (upload or download). */
+  readonly drop: number;
+  /** Milliseconds every storage request waits before it is handled. */
+  readonly delayMs: number;
+  /** Picks faulted requests pseudo-randomly from this seed; evenly spread without one. */
+  readonly seed?: number;
+}
 
 /** Where package bytes live: the embedded Swift-compatible store, or a Swift cluster. */
 export type StorageSettings =
-  | { driver: 'embedded'; tempUrlKey: string | undefined }
+  | { driver: 'embedded'; tempUrlKey: string | undefined; faults: StoreFaultSettings | null }
   | {
       driver: 'swift';
       authUrl: string;
@@ -64,6 +124,8 @@ export type Config = Readonly<{
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** The OS user the embedded PostgreSQL runs as when FileRunner runs as root (it refuses root). */
+  embeddedDbUser: string | undefined;
   publicUrl: string;
   secureCookies: boolean;
   sessionTtlSeconds: number;
@@ -104,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // npm runs workspace scripts inside the workspace; relative paths mean the caller's directory.
     dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    embeddedDbUser: e.EMBEDDED_DB_USER,
     publicUrl,
     secureCookies: publicUrl.startsWith('https://'),
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
@@ -129,8 +192,19 @@ function parseTrustProxy(value: string): boolean | number | string[] {
 }
 
 function storageSettings(e: z.infer<typeof environment>): StorageSettings {
+  const faults = e.STORE_FAULTS ?? null;
+  if (faults && e.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'Invalid configuration:\n  STORE_FAULTS injects storage failures for tests; unset it when NODE_ENV=production',
+    );
+  }
   if (e.STORAGE_DRIVER === 'embedded') {
-    return { driver: 'embedded', tempUrlKey: e.EMBEDDED_STORE_TEMPURL_KEY };
+    return { driver: 'embedded', tempUrlKey: e.EMBEDDED_STORE_TEMPURL_KEY, faults };
+  }
+  if (faults) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STORE_FAULTS works with the embedded store only, not STORAGE_DRIVER=swift',
+    );
   }
   const missing = ['SWIFT_AUTH_URL', 'SWIFT_USER', 'SWIFT_KEY', 'SWIFT_TEMPURL_KEY'].filter(
     (name) => !e[name as keyof typeof e],

@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { DataDirInUse } from './db/data-dir-lock';
 import { DEMO_USERS, seedDemo } from './seed/demo';
 
 async function main(): Promise<void> {
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUse) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(

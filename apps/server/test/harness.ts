@@ -13,16 +13,17 @@ import { contracts } from '../src/db/schema';
 import { linkIn, readMailFolder, waitForMailIn, type CapturedMail } from './captured-mail';
 
 export { linkIn, type CapturedMail };
+export { tempDataParent } from './temp-data-dir';
 
 export const PASSWORD = 'Correct-Horse7!';
 
 /**
- * A database for one test file: PGlite in a temporary DATA_DIR, or, when DATABASE_URL names a
- * PostgreSQL server, a fresh database created on it (and dropped at the end).
+ * A database for one test file: a fresh database on the PostgreSQL server of the run (the
+ * embedded one the global setup starts, or the server DATABASE_URL names), dropped at the end.
  */
-async function testDatabase(): Promise<{ url: string | undefined; drop: () => Promise<void> }> {
+async function testDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return { url: undefined, drop: async () => undefined };
+  if (!serverUrl) throw new Error('No DATABASE_URL: run the tests through vitest.config.ts');
   return createScratchDatabase(serverUrl);
 }
 
@@ -39,14 +40,18 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: BuildOptions = {},
 ): Promise<TestServer> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'fr-test-'));
-  const database = await testDatabase();
+  // A data folder the caller names (a benchmark seeding what its server will then serve) keeps
+  // its own embedded database and outlives the test server; otherwise the test server gets a
+  // temporary folder and a scratch database, both removed by close().
+  const given = env.DATA_DIR;
+  const dataDir = given ?? (await mkdtemp(path.join(tmpdir(), 'fr-test-')));
+  const database = given ? undefined : await testDatabase();
   const config = loadConfig({
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://127.0.0.1:8080',
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'false',
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
   const built = await buildApp(config, options);
@@ -59,7 +64,8 @@ export async function startTestServer(
       waitForMailIn(mailDir, match, { timeoutMs, beforeEachLook: () => built.outbox.drain() }),
     async close() {
       await built.app.close();
-      await database.drop();
+      if (given) return;
+      await database!.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

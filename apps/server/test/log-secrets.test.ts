@@ -109,19 +109,18 @@ describe('the log at debug level', () => {
     // A package to a member and to an address without an account (who gets a link with a key).
     const external = uniqueEmail('partner');
     const sender = new TestUploader(server, origin, fx.sender.headers);
-    const { small, slabbed, segments, large, all } = everyKindOfFile();
+    const { small, slabbed, all } = everyKindOfFile();
     const pkg = await sender.createOf(all, {
       contract: fx.contract.slug,
       name: 'Secrets',
       recipients: [{ id: fx.receiver.user.id }, { email: external }],
     });
-    const grants = await sender.grants(pkg, small, large.bytes.length);
-    secrets.addSignature('TempURL signature', grants.tempurl_data.temp_url);
-    secrets.add('FormPost signature', grants.bulk_data.file_data[0]!.sig);
-    await sender.upload(pkg, 'updatefiles', { files: await sender.formPost(grants, small) });
-    expect((await sender.slab(pkg, grants, 'slabs/0', slabbed)).status).toBe(200);
-    expect((await sender.segmented(pkg, grants, large.path, segments)).status).toBe(200);
-    expect((await sender.upload(pkg, 'update', { complete: true })).status).toBe(200);
+    const { grants } = await sender.send(all, { pkg }, { slabbed });
+    expect(grants.length).toBeGreaterThan(0);
+    for (const grant of grants) {
+      secrets.addSignature('TempURL signature', grant.tempurl_data.temp_url);
+      secrets.add('FormPost signature', grant.bulk_data.file_data[0]!.sig);
+    }
 
     const partnerMail = await server.waitForMail((m) => m.to.includes(external));
     const partnerLink = new URL(linkIn(partnerMail));

@@ -1,5 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
+import {
+  defaultUploadLimits,
+  nodeUploadPorts,
+  planSlabs,
+  planUpload,
+  UploadRunner,
+  type ByteSource,
+  type HttpClient,
+  type UploadLimits,
+  type UploadOptions,
+  type UploadPlan,
+  type UploadPorts,
+  type UploadRecord,
+} from '@filerunner/transfer/node';
 import type { TestServer } from './harness';
 
 /** A file the test sends: its path in the package and its bytes. */
@@ -18,6 +32,16 @@ export function fileBytes(size: number, seed: number): Buffer {
 }
 
 /**
+ * The engine's limits scaled down for small test files: over 100 kB is a large file, sent in
+ * 64 KiB segments.
+ */
+export const testUploadLimits: UploadLimits = {
+  ...defaultUploadLimits,
+  largeFileThreshold: 100_000,
+  baseChunkSize: 64 * 1024,
+};
+
+/**
  * One package holding every kind of upload the engine makes: small files sent by FormPost, small
  * files packed into one slab object, and a large file sent as segments joined by a manifest.
  */
@@ -31,16 +55,71 @@ export function everyKindOfFile() {
     { path: 'icons/b.png', bytes: fileBytes(0, 4) },
     { path: 'icons/c.png', bytes: fileBytes(5000, 5) },
   ];
+  // With testUploadLimits, the engine cuts the large file into these segments.
   const segments = [fileBytes(64 * 1024, 6), fileBytes(64 * 1024, 7), fileBytes(999, 8)];
   const large: TestFile = { path: 'video/cut.mov', bytes: Buffer.concat(segments) };
   return { small, slabbed, segments, large, all: [...small, ...slabbed, large] };
 }
 
+/** A test file as the engine's byte source (the bytes in memory; the CLI's come from disk). */
+export function memorySource(file: TestFile, lastModified = 1_700_000_000_000): ByteSource {
+  return {
+    path: file.path,
+    size: file.bytes.length,
+    lastModified,
+    slice: (start, end) => new Blob([file.bytes.subarray(start, end)]),
+  };
+}
+
 /**
- * Sends a package the way the browser engine does, over real HTTP against a listening test
- * server: create, sign grants, FormPost small files, PUT a slab and segments, report each, and
- * finalise. Embedded-store URLs name the configured PUBLIC_URL; they are pointed at the listening
- * port (the signatures cover only the path, as in Swift).
+ * The plan of `files` with test limits; the files in `slabbed` go into slab objects, the others
+ * as the planner decides (FormPost batches, segments), so one package holds every kind.
+ */
+export function testPlan(files: TestFile[], slabbed: TestFile[] = []): UploadPlan {
+  const inSlabs = new Set(slabbed.map((f) => f.path));
+  const plan = planUpload(
+    files.filter((f) => !inSlabs.has(f.path)).map((f) => memorySource(f)),
+    { limits: testUploadLimits },
+  );
+  if (slabbed.length === 0) return plan;
+  return {
+    ...plan,
+    slabs: planSlabs(
+      slabbed.map((f) => memorySource(f)),
+      testUploadLimits,
+    ),
+    totalFiles: plan.totalFiles + slabbed.length,
+    totalBytes: plan.totalBytes + slabbed.reduce((sum, f) => sum + f.bytes.length, 0),
+  };
+}
+
+/**
+ * An HTTP client that sends embedded-store requests to the listening test server: grants name
+ * the configured PUBLIC_URL, and the signatures cover only the path (as in Swift), so only the
+ * origin changes. API calls and Swift URLs pass unchanged. Every answer of `bulk` is kept, so
+ * tests can see the grants the engine used.
+ */
+export function testHttpClient(server: TestServer, origin: string, inner: HttpClient) {
+  const publicOrigin = new URL(server.ctx.config.publicUrl).origin;
+  const grants: BulkResponse[] = [];
+  const http: HttpClient = {
+    async request(request) {
+      const url = new URL(request.url);
+      const target = url.origin === publicOrigin ? origin + url.pathname + url.search : request.url;
+      const response = await inner.request({ ...request, url: target });
+      if (request.url.endsWith('/bulk/') && response.status === 200) {
+        grants.push(JSON.parse(await response.text()) as BulkResponse);
+      }
+      return response;
+    },
+  };
+  return { http, grants };
+}
+
+/**
+ * Sends packages over real HTTP against a listening test server, as a sender would: `send`
+ * runs the upload engine's Node entry; the other helpers make single calls for the tests that
+ * send something the engine never would (a half package, a tampered report).
  */
 export class TestUploader {
   constructor(
@@ -49,11 +128,41 @@ export class TestUploader {
     private readonly headers: Record<string, string>,
   ) {}
 
-  /** The embedded store answers on the listening port; a Swift URL is left as it is. */
-  private atServer(url: string): string {
-    const u = new URL(url);
-    if (u.origin !== new URL(this.server.ctx.config.publicUrl).origin) return url;
-    return this.origin + u.pathname + u.search;
+  /**
+   * Sends `files` through the upload engine and waits until it settles (COMPLETED, or the
+   * status `until` accepts). The package is `pkg` when given, else created from `create`.
+   */
+  async send(
+    files: TestFile[],
+    target: { pkg: SenderPackage } | { create: Record<string, unknown> & { contract: string } },
+    options: {
+      slabbed?: TestFile[];
+      ports?: Partial<UploadPorts>;
+      runner?: Partial<UploadOptions>;
+    } = {},
+  ): Promise<{ runner: UploadRunner; record: UploadRecord; grants: BulkResponse[] }> {
+    const { http, grants } = testHttpClient(
+      this.server,
+      this.origin,
+      options.ports?.http ?? nodeUploadPorts().http,
+    );
+    const runner = new UploadRunner(
+      {
+        api: { baseUrl: `${this.origin}/api`, headers: this.headers },
+        plan: testPlan(files, options.slabbed),
+        package:
+          'pkg' in target
+            ? target.pkg
+            : { create: { name: 'Test package', ...period(), ...target.create } },
+        ...options.runner,
+      },
+      { ...nodeUploadPorts(), ...options.ports, http },
+    );
+    const record = await runner.start();
+    if (record.status !== 'COMPLETED') {
+      throw new Error(`the upload ended ${record.status}: ${record.error}`);
+    }
+    return { runner, record, grants };
   }
 
   async call(method: string, url: string, payload?: unknown) {
@@ -79,14 +188,14 @@ export class TestUploader {
   ): Promise<SenderPackage> {
     return this.create({
       ...fields,
-      valid_from: new Date().toISOString(),
-      valid_to: new Date(Date.now() + 48 * 3_600_000).toISOString(),
+      ...period(),
       expected_files: files.length,
       expected_size: files.reduce((sum, f) => sum + f.bytes.length, 0),
       intended_files: files.map((f) => ({ filename: f.path, size: f.bytes.length })),
     });
   }
 
+  /** Grants for one batch of `small` files (and the prefix PUT grant). */
   async grants(pkg: SenderPackage, small: TestFile[], largeTotal = 0): Promise<BulkResponse> {
     const { status, body } = await this.call('POST', `/packages/${pkg.slug}/bulk/`, {
       batches: [
@@ -101,7 +210,7 @@ export class TestUploader {
     return body as unknown as BulkResponse;
   }
 
-  /** FormPosts one batch; answers the updatefiles entries the engine would report. */
+  /** FormPosts one batch by hand; answers the updatefiles entries a report would carry. */
   async formPost(grants: BulkResponse, files: TestFile[]) {
     const batch = grants.bulk_data.file_data[0]!;
     const form = new FormData();
@@ -124,47 +233,23 @@ export class TestUploader {
     }));
   }
 
-  /** PUTs an object under the package prefix with the prefix grant; answers `/container/key`. */
-  async put(grants: BulkResponse, name: string, bytes: Buffer): Promise<string> {
-    const t = grants.tempurl_data;
-    const query = new URL(t.temp_url).search;
-    const url = `${t.swift_endpoint}${t.swift_path}${name}${query}`;
-    const response = await fetch(this.atServer(url), { method: 'PUT', body: bytes });
-    if (response.status !== 201) throw new Error(`put failed ${response.status}`);
-    return `/${t.container}/${t.object_prefix}${name}`;
-  }
-
-  /** PUTs `files` as one slab object and reports where each lies in it (`updateslabfile`). */
-  async slab(pkg: SenderPackage, grants: BulkResponse, name: string, files: TestFile[]) {
-    const objectPath = await this.put(grants, name, Buffer.concat(files.map((f) => f.bytes)));
-    let offset = 0;
-    const entries = files.map((f) => {
-      const entry = { user_path: f.path, start_byte: offset, end_byte: offset + f.bytes.length };
-      offset += f.bytes.length;
-      return entry;
-    });
-    return this.upload(pkg, 'updateslabfile', {
-      object_path: objectPath,
-      size: offset,
-      files: entries,
-    });
-  }
-
-  /** PUTs a large file's segments and reports the manifest that joins them (`slo`). */
-  async segmented(pkg: SenderPackage, grants: BulkResponse, path: string, segments: Buffer[]) {
-    const content = [];
-    for (const [i, bytes] of segments.entries()) {
-      const objectPath = await this.put(grants, `segments/${path}/${i}`, bytes);
-      content.push({ path: objectPath, etag: md5(bytes), size_bytes: bytes.length });
-    }
-    return this.upload(pkg, 'slo', {
-      upload_filename: path,
-      size: segments.reduce((sum, b) => sum + b.length, 0),
-      slo_content: content,
-    });
-  }
-
+  /** One upload call by hand (`updatefiles`, `update`, ...) on the package. */
   upload(pkg: SenderPackage, step: string, payload: unknown) {
     return this.call('POST', `/packages/${pkg.contract.slug}/${pkg.slug}/${step}/`, payload);
   }
+
+  /** The embedded store answers on the listening port; a Swift URL is left as it is. */
+  private atServer(url: string): string {
+    const u = new URL(url);
+    if (u.origin !== new URL(this.server.ctx.config.publicUrl).origin) return url;
+    return this.origin + u.pathname + u.search;
+  }
+}
+
+/** An access period from now to two days on. */
+function period() {
+  return {
+    valid_from: new Date().toISOString(),
+    valid_to: new Date(Date.now() + 48 * 3_600_000).toISOString(),
+  };
 }

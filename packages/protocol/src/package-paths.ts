@@ -22,3 +22,29 @@ export function fileFolderClash(paths: Iterable<string>): string | null {
   }
   return null;
 }
+
+const OBJECT_STEM_MAX = 80;
+const OBJECT_EXT_MAX = 16;
+
+/**
+ * The object name a file is stored under: its base name reduced to letters, digits, '.', '-' and
+ * '_' (so it is safe in a URL, a FormPost part and every storage backend), with `suffix` added so
+ * two files of the same name never collide. The user's path is kept as metadata only. The server
+ * passes a random suffix; the upload engine one derived from the file, so a resumed upload names
+ * its segments the same way again.
+ */
+export function cleanObjectName(userPath: string, suffix: string): string {
+  const base = userPath.slice(userPath.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [base.slice(0, dot), base.slice(dot + 1)] : [base, ''];
+  const clean = (s: string) =>
+    s
+      .normalize('NFKD')
+      // Accented letters keep their base letter ('über' is 'uber', not 'u_ber').
+      .replace(/\p{M}+/gu, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._]+/, '');
+  const cleanStem = clean(stem).slice(0, OBJECT_STEM_MAX) || 'file';
+  const cleanExt = clean(ext).slice(0, OBJECT_EXT_MAX);
+  return cleanExt ? `${cleanStem}-${suffix}.${cleanExt}` : `${cleanStem}-${suffix}`;
+}

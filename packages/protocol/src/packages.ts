@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute, int32Max, rowId, slugParam, text } from './api/route';
 import { fileFolderClash, isPackagePath, packagePathMax } from './package-paths';
 
-export { fileFolderClash, isPackagePath } from './package-paths';
+export { cleanObjectName, fileFolderClash, isPackagePath } from './package-paths';
 
 /** Strings of the send screen and the upload calls. */
 export const sendMessages = {
@@ -38,6 +38,7 @@ export const sendMessages = {
   slabRange: 'Each file must lie inside the slab and have its own size.',
   tooManySegments: 'A large file can have at most 250 segments.',
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 200 visible ASCII characters.',
+  badXxh128: 'An xxh128 hash is 32 lowercase hexadecimal digits.',
 } as const;
 
 /** Package limits: names, access period, file counts, manifest sizes. */
@@ -164,6 +165,14 @@ export const bulkRequest = z.object({
     .max(packageLimits.maxFiles),
   large_file_total_size: byteCount.default(0),
 });
+export type BulkRequest = z.infer<typeof bulkRequest>;
+
+/**
+ * A file's XXH128 (the hash ASC MHL records in film and TV delivery), 32 lowercase hex digits as
+ * `xxhsum -H2` prints it. The engine hashes each file while it uploads it; optional, since an
+ * engine may report a file before its hash is ready. The server keeps it, it does not check it.
+ */
+export const xxh128Hash = z.string().regex(/^[0-9a-f]{32}$/, sendMessages.badXxh128);
 
 /** An object's place as the engine reports it: `/container/key`, or a key in the package's container. */
 const objectPath = text().min(1).max(2048);
@@ -176,6 +185,7 @@ export const updateFilesRequest = z.object({
         object_path: objectPath,
         size_bytes: byteCount,
         user_path: userPath,
+        xxh128: xxh128Hash.nullish(),
       }),
     )
     .min(1)
@@ -187,7 +197,14 @@ export const updateSlabFileRequest = z.object({
   object_path: objectPath,
   size: byteCount,
   files: z
-    .array(z.object({ user_path: userPath, start_byte: byteCount, end_byte: byteCount }))
+    .array(
+      z.object({
+        user_path: userPath,
+        start_byte: byteCount,
+        end_byte: byteCount,
+        xxh128: xxh128Hash.nullish(),
+      }),
+    )
     .min(1)
     .max(packageLimits.maxFiles),
 });
@@ -197,6 +214,8 @@ export const sloRequest = z.object({
   size: byteCount,
   prefix: text().max(2048).optional(),
   session_id: text().max(200).optional(),
+  /** The whole file's hash (not a segment's). */
+  xxh128: xxh128Hash.nullish(),
   slo_content: z
     .array(z.object({ path: objectPath, etag: text().max(100), size_bytes: byteCount }))
     .min(1)

@@ -11,10 +11,14 @@ import {
 
 /**
  * Operator commands for a real installation (started with SEED_DEMO=false): they use the same
- * configuration as the server, so they act on the same database and send mail the same way.
+ * configuration as the server, so they act on the same database and send mail the same way. On
+ * the embedded default they work whether or not the server runs: beside a running server they
+ * use its database; otherwise they start the embedded database themselves for the command.
  */
 async function withApp(work: (built: BuiltApp) => Promise<void>): Promise<void> {
-  const built = await buildApp(loadConfig({ LOG_LEVEL: 'warn', ...process.env }));
+  const built = await buildApp(loadConfig({ LOG_LEVEL: 'warn', ...process.env }), {
+    holder: 'admin CLI',
+  });
   try {
     await work(built);
     // Mail queued by the command leaves now rather than at the server's next start.

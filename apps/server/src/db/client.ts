@@ -1,22 +1,19 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import type { Holder } from './data-dir-lock';
+import { openEmbeddedDatabase } from './embedded-database';
 import * as schema from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface DatabaseHandle {
   db: Database;
-  /** 'pglite' for the embedded default, 'postgres' for a server reached by DATABASE_URL. */
-  kind: 'pglite' | 'postgres';
+  /** 'embedded' for the PostgreSQL the app runs itself, 'postgres' for one at DATABASE_URL. */
+  kind: 'embedded' | 'postgres';
   close(): Promise<void>;
 }
 
@@ -25,36 +22,50 @@ const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url)
 const MIGRATION_LOCK = 727_001;
 
 /**
- * Opens PostgreSQL when a URL is given, else PGlite under `<dataDir>/db`, and applies the
- * migrations. Both run the same SQL: PGlite is PostgreSQL compiled to WASM.
+ * Connects to PostgreSQL at `databaseUrl`, or, without one, to the embedded PostgreSQL on the
+ * data folder (started for the folder's owner, shared with the admin CLI), and applies the
+ * migrations under a lock so that several nodes starting together migrate once.
  */
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  embeddedDbUser?: string | undefined;
+  /** Who opens an embedded data folder: the server (default) or the admin CLI. */
+  holder?: Holder;
   onIdleError?: (error: Error) => void;
+  onLog?: (message: string) => void;
 }): Promise<DatabaseHandle> {
-  if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle connection the server drops (restart, failover) must not crash the process; the
-    // pool replaces it on the next query.
-    pool.on('error', (error) => options.onIdleError?.(error));
-    const db = drizzlePg(pool, { schema, casing: 'snake_case' });
+  const embedded = options.databaseUrl
+    ? undefined
+    : await openEmbeddedDatabase({
+        dataDir: options.dataDir,
+        holder: options.holder ?? 'server',
+        osUser: options.embeddedDbUser,
+        onLog: options.onLog,
+      });
+  const pool = new pg.Pool({ connectionString: options.databaseUrl ?? embedded!.url, max: 10 });
+  // An idle connection the server drops (restart, failover) must not crash the process; the
+  // pool replaces it on the next query.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  const close = async () => {
+    await pool.end();
+    await embedded?.close();
+  };
+  try {
+    const db = drizzle(pool, { schema, casing: 'snake_case' });
     const lock = await pool.connect();
     try {
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await migratePg(db, { migrationsFolder });
+      await migrate(db, { migrationsFolder });
     } finally {
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       lock.release();
     }
-    return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
+    return { db: db as unknown as Database, kind: embedded ? 'embedded' : 'postgres', close };
+  } catch (error) {
+    await close();
+    throw error;
   }
-  const dir = path.join(options.dataDir, 'db');
-  await mkdir(dir, { recursive: true });
-  const client = await PGlite.create(dir);
-  const db = drizzlePglite(client, { schema, casing: 'snake_case' });
-  await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
 }
 
 /** True when the database answers; used by /healthcheck. */

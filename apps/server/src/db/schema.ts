@@ -16,7 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { ContractSettings } from '@filerunner/protocol';
 
-// PGlite answers bytea as a Uint8Array and pg as a Buffer; callers always get a Buffer.
+// Callers always get a Buffer, whatever byte array the driver answers.
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
@@ -331,6 +331,8 @@ export const packageFiles = pgTable(
     objectKey: text(),
     etag: text(),
     slabStart: bigint({ mode: 'number' }),
+    /** The file's xxh128 as the sender's engine computed it (lowercase hex), for MHLs; unchecked. */
+    xxh128: text(),
   },
   (t) => [uniqueIndex('package_files_path').on(t.packageId, t.userPath)],
 );

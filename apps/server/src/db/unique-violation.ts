@@ -2,7 +2,7 @@
 const UNIQUE_VIOLATION = '23505';
 
 /**
- * Whether a query failed on a unique index (PostgreSQL and PGlite alike). Drizzle wraps the
+ * Whether a query failed on a unique index. Drizzle wraps the
  * driver's error, so its cause is looked at too.
  */
 export function isUniqueViolation(error: unknown): boolean {

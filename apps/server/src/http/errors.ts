@@ -61,7 +61,7 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
 
 /** Validates a request part with a protocol schema, answering 400 with field errors. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
+  const result = schema.safeParse(input ?? {}, { reportInput: true });
   if (!result.success) throw ApiError.fields(fieldErrorsOf(result.error));
   return result.data;
 }

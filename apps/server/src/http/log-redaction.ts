@@ -99,7 +99,7 @@ const ERROR_FIELDS = [
   'schema',
   'dataType',
   'routine',
-  // The SQL text: drizzle and PGlite send values as parameters, never inside it.
+  // The SQL text: drizzle sends values as parameters, never inside it.
   'query',
   'errno',
   'syscall',
@@ -193,7 +193,7 @@ function serializeError(error: unknown, depth: number): unknown {
 
 /**
  * The `err` serializer: type, message, stack, code and the other fields that describe an error,
- * its causes the same way. Everything else an error carries (drizzle's and PGlite's `params`,
+ * its causes the same way. Everything else an error carries (drizzle's `params`,
  * PostgreSQL's `detail`, `where` and `internalQuery`, which repeat values) is left out.
  */
 export function serializeLoggedError(error: Error): LoggedError {

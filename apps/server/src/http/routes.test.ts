@@ -139,6 +139,15 @@ describe('serving a call of the route table', () => {
       payload: { name: '' },
     });
     expect(invalid.json()).toEqual({ name: ['Name is required'] });
+    // A missing field says so; a field of the wrong type says what was expected instead.
+    const missing = await app.inject({ method: 'POST', url: '/shelves/mine/rename/', payload: {} });
+    expect(missing.json()).toEqual({ name: ['This field is required.'] });
+    const wrongType = await app.inject({
+      method: 'POST',
+      url: '/shelves/mine/rename/',
+      payload: { name: 42 },
+    });
+    expect(wrongType.json()).toEqual({ name: ['Invalid input: expected string, received number'] });
     const renamed = await app.inject({
       method: 'POST',
       url: '/shelves/mine/rename/',

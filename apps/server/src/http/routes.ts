@@ -118,7 +118,9 @@ function validatorFor(
   return ({ schema, httpPart }) =>
     (data) => {
       // A call without a body is checked as an empty one, so each missing field gets its message.
-      const result = schema.safeParse(httpPart === 'body' && data === undefined ? {} : data);
+      const result = schema.safeParse(httpPart === 'body' && data === undefined ? {} : data, {
+        reportInput: true,
+      });
       if (result.success) return { value: result.data };
       if (httpPart === 'params') return { error: ApiError.notFound() };
       if (httpPart === 'body' && invalidBody) return { error: invalidBody(result.error) };

@@ -7,4 +7,5 @@ export {
 export { loadEmbeddedTempUrlKey, EMBEDDED_TEMPURL_KEY_FILE } from './tempurl-key';
 export { embeddedStorePlugin, type EmbeddedStoreOptions } from './embedded/embedded-store-plugin';
 export { EmbeddedDriver } from './embedded/embedded-driver';
+export { StoreFaults, type StoreFaultCounts } from './embedded/faults';
 export { SwiftDriver } from './swift/swift-driver';

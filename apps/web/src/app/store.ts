@@ -1,9 +1,12 @@
 import { configureStore } from '@reduxjs/toolkit';
 import type { User } from '@filerunner/protocol';
 import { initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
+import { browserUploadPlatform } from '../features/transfers/browser-upload-platform';
+import { UploadController } from '../features/transfers/upload-controller';
 import { apiSlice } from './api';
 import { createApiClient } from './api-client';
 import { readStored, storageKeys, writeStored } from './local-storage';
+import type { ThunkExtra } from './thunk';
 import { areas, rootReducer, type RootState } from './root-reducer';
 
 export type { RootState } from './root-reducer';
@@ -19,12 +22,18 @@ export const api = createApiClient({
   onSessionExpires: (expiresAt) => store.dispatch(sessionExpiresReceived(expiresAt)),
 });
 
+/** What thunks get: the API client, and the page's uploads (the transfer engine's runners). */
+const extra: ThunkExtra = {
+  api,
+  uploads: new UploadController(browserUploadPlatform(__APP_VERSION__)),
+};
+
 export const store = configureStore({
   reducer: rootReducer,
   // The stored user lets a reload show the right screen at once; it is confirmed by `GET /user/`.
   preloadedState: preloadedState(),
   middleware: (getDefault) =>
-    getDefault({ thunk: { extraArgument: { api } } }).concat(apiSlice.middleware),
+    getDefault({ thunk: { extraArgument: extra } }).concat(apiSlice.middleware),
 });
 
 export type AppDispatch = typeof store.dispatch;

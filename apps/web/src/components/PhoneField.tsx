@@ -24,6 +24,8 @@ export interface PhoneFieldProps {
   error?: string;
   name?: string;
   disabled?: boolean;
+  /** The country shown before a number is typed; the first preferred country by default. */
+  defaultCountry?: CountryIso2;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface PhoneFieldProps {
  */
 export function PhoneField(props: PhoneFieldProps) {
   const { inputValue, handlePhoneValueChange, inputRef, country, setCountry } = usePhoneInput({
-    defaultCountry: preferred[0] as CountryIso2,
+    defaultCountry: props.defaultCountry ?? (preferred[0] as CountryIso2),
     value: props.value,
     countries: defaultCountries,
     onChange: ({ phone, country: current }) => {

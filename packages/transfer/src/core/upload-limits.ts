@@ -13,6 +13,15 @@ export interface UploadLimits {
   baseChunkSize: number;
   maxChunkSize: number;
   maxSloSegments: number;
+  /**
+   * The largest object storage takes in one PUT (Swift's default max_file_size), so the largest
+   * segment; a file past maxSloSegments of these cannot be sent.
+   */
+  maxSegmentSize: number;
+  /** A slab object's size cap, tar headers included. */
+  maxSlabBytes: number;
+  /** Files in one slab at most: each is a row the server records when the slab is reported. */
+  maxSlabFiles: number;
 }
 
 export const defaultUploadLimits: UploadLimits = {
@@ -22,6 +31,13 @@ export const defaultUploadLimits: UploadLimits = {
   baseChunkSize: 100 * MB,
   maxChunkSize: 600 * MB,
   maxSloSegments: 250,
+  maxSegmentSize: 5 * GiB,
+  // As much as a FormPost batch: one request, so one retry, costs the same either way, and with
+  // several slabs in flight the workers stay busy.
+  maxSlabBytes: 300 * MB,
+  // Keeps one `updateslabfile` call quick, and splits a folder of tiny frames into enough slabs
+  // to spread over the workers (10,000 files make 10 slabs).
+  maxSlabFiles: 1000,
 };
 
 // From this file size up, segments are this fraction of the maximum chunk size.

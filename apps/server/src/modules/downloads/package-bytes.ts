@@ -10,7 +10,7 @@ import {
 } from '../../storage';
 import { downloadMessages } from './download-messages';
 import type { FileRow, PackageRow } from './downloads.repository';
-import { layoutTar, piecesForRange, type TarLayout } from './tar-layout';
+import { layoutTar, piecesForRange, type TarLayout } from '@filerunner/transfer';
 
 /** A stored file with the object it lives in (its key is known). */
 export type ServableFile = FileRow & { objectKey: string };

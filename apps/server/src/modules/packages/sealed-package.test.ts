@@ -1,8 +1,10 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
 import { sendMessages } from '@filerunner/protocol';
 import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
 import { everyKindOfFile, fileBytes, TestUploader, type TestFile } from '../../../test/uploader';
+import { packageFiles } from '../../db/schema';
 import { insertGroup } from '../contracts/groups.service';
 import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 
@@ -25,20 +27,29 @@ async function setUp(server: TestServer) {
 
 type SetUp = Awaited<ReturnType<typeof setUp>>;
 
-/** Creates a package of every kind of file for the receiver and uploads it (not yet sent). */
-async function uploaded(server: TestServer, { fx, sender }: SetUp) {
-  const { small, slabbed, segments, large, all } = everyKindOfFile();
+/**
+ * Creates a package of every kind of file for the receiver and holds grants of its own for it
+ * (as someone who kept them would); `send` then uploads and sends it with the engine.
+ */
+async function withGrants({ fx, sender }: SetUp) {
+  const { small, slabbed, large, all } = everyKindOfFile();
   const pkg = await sender.createOf(all, {
     contract: fx.contract.slug,
     name: 'Sealed',
     recipients: [{ id: fx.receiver.user.id }],
   });
   const grants = await sender.grants(pkg, small, large.bytes.length);
-  const formFiles = await sender.formPost(grants, small);
-  expect((await sender.upload(pkg, 'updatefiles', { files: formFiles })).status).toBe(200);
-  expect((await sender.slab(pkg, grants, 'slabs/0', slabbed)).status).toBe(200);
-  expect((await sender.segmented(pkg, grants, large.path, segments)).status).toBe(200);
-  return { pkg, grants, small, formFiles };
+  const send = () => sender.send(all, { pkg }, { slabbed });
+  return { pkg, grants, small, send };
+}
+
+/** Where storage keeps a file of a package, as the server recorded it. */
+async function objectKeyOf(server: TestServer, packageId: number, userPath: string) {
+  const [row] = await server.ctx.db
+    .select()
+    .from(packageFiles)
+    .where(and(eq(packageFiles.packageId, packageId), eq(packageFiles.userPath, userPath)));
+  return row!.objectKey!;
 }
 
 /** A storage URL as the engine builds it from the prefix grant: `<endpoint><path><name>?grant`. */
@@ -125,7 +136,7 @@ describe('a sent package on the embedded store', () => {
   });
 
   it('refuses every write by grant under the package once it is sent', async () => {
-    const { pkg, grants, small } = await uploaded(server, env);
+    const { pkg, grants, small, send } = await withGrants(env);
     // While uploading, the engine may overwrite its own objects (a retried segment).
     const retried = await fetch(underPrefix(server, env.origin, grants, 'slabs/1'), {
       method: 'PUT',
@@ -133,13 +144,14 @@ describe('a sent package on the embedded store', () => {
     });
     expect(retried.status).toBe(201);
 
-    const sent = await env.sender.upload(pkg, 'update', { complete: true });
-    expect(sent.body).toMatchObject({ status: 'complete' });
+    await send();
     const before = await download(server, env, pkg.slug);
     expect(before.status).toBe(200);
 
     // The same grants, still valid: overwrite the slab, add an object, FormPost a file again.
-    for (const name of ['slabs/0', 'slabs/new']) {
+    const slabKey = await objectKeyOf(server, pkg.id, 'icons/c.png');
+    const slab = slabKey.slice(grants.tempurl_data.object_prefix.length);
+    for (const name of [slab, 'slabs/new']) {
       const put = await fetch(underPrefix(server, env.origin, grants, name), {
         method: 'PUT',
         body: fileBytes(5305, 9),
@@ -151,7 +163,7 @@ describe('a sent package on the embedded store', () => {
     const remove = server.ctx.storage.signTempUrl({
       method: 'DELETE',
       container: grants.tempurl_data.container,
-      key: `${grants.tempurl_data.object_prefix}slabs/0`,
+      key: slabKey,
       expires: Math.floor(Date.now() / 1000) + 600,
     });
     const removeUrl = new URL(remove.url);
@@ -183,15 +195,15 @@ describe.runIf(swift !== null)('a sent package on OpenStack Swift (SWIFT_AUTH_UR
   afterAll(() => server?.close());
 
   it('fails the download naming a file replaced after sending', async () => {
-    const { pkg, grants, formFiles } = await uploaded(server, env);
-    const sent = await env.sender.upload(pkg, 'update', { complete: true });
-    expect(sent.body).toMatchObject({ status: 'complete' });
-    const notes = formFiles.find((f) => f.user_path === 'Brief/notes.txt')!;
-    const name = notes.object_path.slice(grants.tempurl_data.object_prefix.length);
+    const { pkg, grants, small, send } = await withGrants(env);
+    await send();
+    const notes = small.find((f) => f.path === 'Brief/notes.txt')!;
+    const key = await objectKeyOf(server, pkg.id, notes.path);
+    const name = key.slice(grants.tempurl_data.object_prefix.length);
 
     const replaced = await fetch(underPrefix(server, env.origin, grants, name), {
       method: 'PUT',
-      body: fileBytes(notes.size_bytes, 99),
+      body: fileBytes(notes.bytes.length, 99),
     });
     expect(replaced.status).toBe(201);
 

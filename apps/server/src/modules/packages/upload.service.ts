@@ -172,6 +172,8 @@ export function signUploadGrants(
 /**
  * Records files the engine uploaded whole (FormPost or PUT). Each object is checked in storage:
  * it must exist with the file's intended size; its etag is taken from storage, not the client.
+ * A file's xxh128 is the client's word (storage cannot compute it) and is kept as given; every
+ * report sets it again, so a report without one clears it.
  */
 export async function recordUploadedFiles(
   ctx: AppContext,
@@ -210,6 +212,7 @@ export async function recordUploadedFiles(
           objectKey: locations[i]!.key,
           etag: infos[i]!.etag,
           slabStart: null,
+          xxh128: f.xxh128 ?? null,
         })
         .where(eq(packageFiles.id, files.get(f.user_path)!.id));
     }
@@ -247,7 +250,13 @@ export async function recordSlab(
     for (const f of input.files) {
       await tx
         .update(packageFiles)
-        .set({ state: 'stored', objectKey: location.key, etag: info.etag, slabStart: f.start_byte })
+        .set({
+          state: 'stored',
+          objectKey: location.key,
+          etag: info.etag,
+          slabStart: f.start_byte,
+          xxh128: f.xxh128 ?? null,
+        })
         .where(eq(packageFiles.id, files.get(f.user_path)!.id));
     }
   });
@@ -294,7 +303,13 @@ export async function recordLargeFile(
     await assertStillUploading(tx, pkg);
     await tx
       .update(packageFiles)
-      .set({ state: 'stored', objectKey: key, etag: manifest.etag, slabStart: null })
+      .set({
+        state: 'stored',
+        objectKey: key,
+        etag: manifest.etag,
+        slabStart: null,
+        xxh128: input.xxh128 ?? null,
+      })
       .where(eq(packageFiles.id, intended.id));
   });
   return { object_path: `/${pkg.container}/${key}`, etag: manifest.etag };

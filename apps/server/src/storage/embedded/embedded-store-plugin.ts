@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SignatureDigest } from '../storage-driver';
 import { preflight, type CorsPolicy } from './cors';
+import {
+  cutResponseBody,
+  INJECTED_UNAVAILABLE_BODY,
+  injectFault,
+  type StoreFaults,
+} from './faults';
 import { handleFormPost } from './formpost';
 import {
   answer,
@@ -31,6 +37,11 @@ export interface EmbeddedStoreOptions {
    * store. Nothing is sealed when omitted.
    */
   readonly isSealed?: (container: string, key: string) => Promise<boolean>;
+  /**
+   * Faults to inject into object requests (not CORS preflights), for transfer tests; the
+   * caller keeps the object and may change its settings at any time.
+   */
+  readonly faults?: StoreFaults;
 }
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
@@ -60,6 +71,9 @@ export async function embeddedStorePlugin(
 
   instance.removeAllContentTypeParsers();
   instance.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  const faults = options.faults;
+  if (faults) instance.addHook('onSend', cutResponseBody);
 
   instance.setErrorHandler((error, request, reply) => {
     // Fastify's own 4xx (e.g. an unparseable Content-Type) keep their status.
@@ -97,6 +111,14 @@ export async function embeddedStorePlugin(
       container: await store.readContainer(target.container),
       isSealed: async (key) => (await options.isSealed?.(target.container, key)) ?? false,
     };
+    // A browser reports a failed preflight as a CORS error, never as the status the engine
+    // must react to, so faults start at the object request itself.
+    const decision = request.method === 'OPTIONS' ? null : faults?.decide();
+    if (decision) {
+      const unavailable = () =>
+        answer(request, reply, context, 503, TEXT, INJECTED_UNAVAILABLE_BODY);
+      if (await injectFault(request, reply, decision, unavailable)) return reply;
+    }
 
     switch (request.method) {
       case 'OPTIONS': {

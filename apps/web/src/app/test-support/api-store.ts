@@ -1,7 +1,9 @@
 import { configureStore } from '@reduxjs/toolkit';
 import type { ApiRoute } from '@filerunner/protocol';
 import { apiSlice } from '../api';
+import type { UploadController } from '../../features/transfers/upload-controller';
 import type { ApiClient } from '../api-client';
+import type { ThunkExtra } from '../thunk';
 import { rootReducer, type RootState } from '../root-reducer';
 
 /** One call the store made through the client: the route of the table and its arguments. */
@@ -16,6 +18,8 @@ export type Answer = (route: ApiRoute, args: unknown) => unknown;
 export interface StoreOptions {
   /** The areas that start other than empty, e.g. a signed-in user. */
   preloadedState?: Partial<RootState>;
+  /** The uploads of the page, for tests of sending; none by default. */
+  uploads?: UploadController;
 }
 
 /**
@@ -32,11 +36,20 @@ export function storeAnswering(answer: Answer, options: StoreOptions = {}) {
       return answer(route, args);
     }) as ApiClient['call'],
   };
+  const extra: ThunkExtra = { api: client, uploads: options.uploads ?? noUploads };
   const store = configureStore({
     reducer: rootReducer,
     preloadedState: { ...rootReducer(undefined, { type: 'test/init' }), ...options.preloadedState },
     middleware: (getDefault) =>
-      getDefault({ thunk: { extraArgument: { api: client } } }).concat(apiSlice.middleware),
+      getDefault({ thunk: { extraArgument: extra } }).concat(apiSlice.middleware),
   });
   return { store, calls };
 }
+
+/** The uploads of a test store that sends nothing: starting one is a mistake in the test. */
+const noUploads = {
+  start() {
+    throw new Error('this test store has no uploads: pass `uploads` to storeAnswering');
+  },
+  control: () => false,
+} as unknown as UploadController;

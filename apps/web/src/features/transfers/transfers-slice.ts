@@ -9,6 +9,16 @@ export interface TransfersState {
 
 const initialState: TransfersState = { panelExpanded: false, otherTabs: {} };
 
-const transfersSlice = createSlice({ name: 'transfers', initialState, reducers: {} });
+const transfersSlice = createSlice({
+  name: 'transfers',
+  initialState,
+  reducers: {
+    /** Opens the panel on the upload queue (after a send into an empty queue, or on request). */
+    uploadQueueOpened(state) {
+      state.panelExpanded = true;
+    },
+  },
+});
 
+export const { uploadQueueOpened } = transfersSlice.actions;
 export const transfersReducer = transfersSlice.reducer;

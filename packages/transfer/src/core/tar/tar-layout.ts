@@ -1,4 +1,9 @@
-import { Buffer } from 'node:buffer';
+import { utf8Length, writeUtf8 } from './utf8';
+
+/*
+ * The tar FileRunner writes: downloads stream a package as one, and slab uploads are one each.
+ * Platform neutral (Uint8Array, no Buffer), so the server and the browser engine share it.
+ */
 
 /** One file of a package as it will appear in the tar. */
 export interface TarEntrySource {
@@ -36,7 +41,7 @@ export interface LaidOutEntry {
  * `length` bytes of entry `entry`'s stored object starting at `offset` within that object.
  */
 export type TarPiece =
-  | { readonly kind: 'bytes'; readonly data: Uint8Array }
+  | { readonly kind: 'bytes'; readonly data: Uint8Array<ArrayBuffer> }
   | {
       readonly kind: 'file';
       readonly entry: number;
@@ -83,29 +88,29 @@ export function layoutTar(sources: readonly TarEntrySource[]): TarLayout {
  * `headerLength` long. Built on each call so a layout never holds header bytes.
  * @throws RangeError when `index` is not an entry of `layout`.
  */
-export function entryHeader(layout: TarLayout, index: number): Uint8Array {
+export function entryHeader(layout: TarLayout, index: number): Uint8Array<ArrayBuffer> {
   const entry = layout.entries[index];
   if (!entry) throw new RangeError(`no tar entry ${index}`);
   const { path, size, mtime } = entry.source;
   const records = paxRecords(entry.source);
-  const body = Buffer.from(records, 'utf8');
-  const paxLength = records === '' ? 0 : BLOCK + padded(body.length);
+  const bodyLength = utf8Length(records);
+  const paxLength = records === '' ? 0 : BLOCK + padded(bodyLength);
   // A layout built by hand or edited since layoutTar would shift every later byte; fail loudly.
   if (entry.headerLength !== paxLength + BLOCK) {
     throw new Error(`tar entry ${index} does not match its source; rebuild the layout`);
   }
-  // From Node's pool (no ArrayBuffer per header), so zero it: padding and empty fields are NULs.
-  const header = Buffer.allocUnsafe(entry.headerLength).fill(0);
+  // Zeroed: padding and empty fields are NULs.
+  const header = new Uint8Array(entry.headerLength);
   const fallback = asciiName(path);
   if (paxLength > 0) {
     // Like GNU tar's PaxHeaders/<file>: a name only a PAX-ignorant reader would ever show.
     const paxName = `${PAX_DIR}${fallback.slice(fallback.lastIndexOf('/') + 1)}`;
     writeUstar(header, 0, paxName.slice(0, NAME_FIELD), {
-      size: body.length,
+      size: bodyLength,
       mtime,
       typeflag: 'x',
     });
-    body.copy(header, BLOCK);
+    writeUtf8(header, BLOCK, records);
   }
   writeUstar(header, paxLength, paxLength > 0 ? fallback : path, {
     // Readers take the size from the PAX record when the field cannot hold it.
@@ -138,10 +143,10 @@ export function piecesForRange(
   }
   const pieces: TarPiece[] = [];
   // Literal chunks wait here so that runs of small headers and padding become one piece; the
-  // copy Buffer.concat makes is what lets them be views of shared ZEROS.
+  // copy concat makes is what lets them be views of shared ZEROS.
   let pending: Uint8Array[] = [];
   const flush = () => {
-    if (pending.length > 0) pieces.push({ kind: 'bytes', data: Buffer.concat(pending) });
+    if (pending.length > 0) pieces.push({ kind: 'bytes', data: concat(pending) });
     pending = [];
   };
   const end = offset + length;
@@ -223,13 +228,13 @@ function paxRecords({ path, size }: TarEntrySource): string {
 /** Byte length of `paxRecords(source)` without building it, for layoutTar's speed. */
 function paxBodyLength({ path, size }: TarEntrySource): number {
   let length = 0;
-  const pathBytes = Buffer.byteLength(path, 'utf8');
+  const pathBytes = utf8Length(path);
   if (needsPaxPath(path, pathBytes)) length += paxRecordLength('path', pathBytes);
   if (needsPaxSize(size)) length += paxRecordLength('size', String(size).length);
   return length;
 }
 
-function needsPaxPath(path: string, bytes = Buffer.byteLength(path, 'utf8')): boolean {
+function needsPaxPath(path: string, bytes = utf8Length(path)): boolean {
   // More bytes than characters means non-ASCII: USTAR names have no defined charset, PAX is UTF-8.
   return bytes > NAME_FIELD || bytes !== path.length;
 }
@@ -239,7 +244,7 @@ function needsPaxSize(size: number): boolean {
 }
 
 function paxRecord(key: string, value: string): string {
-  const length = paxRecordLength(key, Buffer.byteLength(value, 'utf8'));
+  const length = paxRecordLength(key, utf8Length(value));
   return `${length} ${key}=${value}\n`;
 }
 
@@ -265,15 +270,15 @@ function asciiName(path: string): string {
 
 /** The fields every header shares, copied in whole rather than formatted per entry. */
 const USTAR_TEMPLATE = (() => {
-  const block = Buffer.alloc(BLOCK);
-  block.write('0000644\u0000', 100, 'ascii'); // mode
-  block.write('0000000\u0000', 108, 'ascii'); // uid
-  block.write('0000000\u0000', 116, 'ascii'); // gid
+  const block = new Uint8Array(BLOCK);
+  writeAscii(block, 100, '0000644\u0000'); // mode
+  writeAscii(block, 108, '0000000\u0000'); // uid
+  writeAscii(block, 116, '0000000\u0000'); // gid
   block.fill(0x20, 148, 156); // the checksum counts its own field as spaces
-  block.write('ustar\u000000', 257, 'ascii'); // magic and version
+  writeAscii(block, 257, 'ustar\u000000'); // magic and version
   // uname and gname stay empty: extracting as root would otherwise look the names up.
-  block.write('0000000\u0000', 329, 'ascii'); // devmajor
-  block.write('0000000\u0000', 337, 'ascii'); // devminor
+  writeAscii(block, 329, '0000000\u0000'); // devmajor
+  writeAscii(block, 337, '0000000\u0000'); // devminor
   return block;
 })();
 
@@ -281,12 +286,12 @@ const USTAR_TEMPLATE = (() => {
 const TEMPLATE_SUM = USTAR_TEMPLATE.reduce((sum, byte) => sum + byte, 0);
 
 function writeUstar(
-  block: Buffer,
+  block: Uint8Array,
   at: number,
   name: string,
   fields: { size: number; mtime: number; typeflag: '0' | 'x' },
 ): void {
-  USTAR_TEMPLATE.copy(block, at);
+  block.set(USTAR_TEMPLATE, at);
   // Summing as we write saves a pass over the block; the tests re-check every checksum.
   let sum = TEMPLATE_SUM;
   for (let i = 0; i < name.length; i++) sum += block[at + i] = name.charCodeAt(i); // ASCII here
@@ -294,14 +299,14 @@ function writeUstar(
   sum += writeOctal11(block, at + 136, clampMtime(fields.mtime));
   sum += block[at + 156] = fields.typeflag.charCodeAt(0);
   // Six digits, NUL, space: the form GNU tar and libarchive write.
-  block.write(`${sum.toString(8).padStart(6, '0')}\u0000 `, at + 148, 'ascii');
+  writeAscii(block, at + 148, `${sum.toString(8).padStart(6, '0')}\u0000 `);
 }
 
 /**
  * Writes eleven octal digits and a NUL, returning the sum of the bytes written. Arithmetic, not
  * bit operations, as values pass 2^32.
  */
-function writeOctal11(block: Buffer, at: number, value: number): number {
+function writeOctal11(block: Uint8Array, at: number, value: number): number {
   let rest = value;
   let sum = 0;
   for (let i = at + 10; i >= at; i--) {
@@ -322,4 +327,18 @@ function clampMtime(mtime: number): number {
 
 function padded(size: number): number {
   return Math.ceil(size / BLOCK) * BLOCK;
+}
+
+function writeAscii(block: Uint8Array, at: number, text: string): void {
+  for (let i = 0; i < text.length; i++) block[at + i] = text.charCodeAt(i);
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }

@@ -1,0 +1,46 @@
+import { useCallback, useEffect, useState } from 'react';
+import { defaultAccessPeriod } from './access-period';
+import type { ShareForm } from './share-form';
+
+/** How often "now" moves on for the pickers and the period check. */
+const TICK_MS = 30_000;
+
+/** The current time, moving on every 30 seconds (the pickers' slots are 30 minutes). */
+export function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+export function emptyShareForm(now: Date): ShareForm {
+  return {
+    name: '',
+    pinVerify: false,
+    recipients: [],
+    message: '',
+    storageGroup: null,
+    ...defaultAccessPeriod(now),
+  };
+}
+
+/**
+ * The Share form's fields. Switching contract empties what belongs to the contract (recipients
+ * and storage location); `reset` starts a new package after a send.
+ */
+export function useShareForm(contractSlug: string | null) {
+  const [form, setForm] = useState<ShareForm>(() => emptyShareForm(new Date()));
+  const [formContract, setFormContract] = useState(contractSlug);
+  if (formContract !== contractSlug) {
+    setFormContract(contractSlug);
+    setForm((f) => ({ ...f, recipients: [], storageGroup: null }));
+  }
+  const change = useCallback(
+    (update: Partial<ShareForm>) => setForm((f) => ({ ...f, ...update })),
+    [],
+  );
+  const reset = useCallback(() => setForm(emptyShareForm(new Date())), []);
+  return { form, change, reset };
+}

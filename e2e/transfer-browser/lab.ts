@@ -1,0 +1,93 @@
+import * as transfer from '@filerunner/transfer/browser';
+import { patternBytes } from './pattern';
+
+/**
+ * A test page, not part of the product: it loads the browser entry as the web app will (through
+ * Vite, worker and all) and gives the e2e suite small helpers for the origin-private file
+ * system, so `page.evaluate` calls stay short.
+ */
+
+const CHUNK = 1024 * 1024;
+
+/** A folder in the origin-private file system, made if missing (`a/b/c`). */
+async function opfsDirectory(path: string): Promise<FileSystemDirectoryHandle> {
+  let directory = await navigator.storage.getDirectory();
+  for (const name of path.split('/').filter(Boolean)) {
+    directory = await directory.getDirectoryHandle(name, { create: true });
+  }
+  return directory;
+}
+
+/** Writes `size` pattern bytes to an origin-private file, a chunk at a time. */
+async function writeOpfsFile(path: string, size: number, seed: number) {
+  const parts = path.split('/');
+  const directory = await opfsDirectory(parts.slice(0, -1).join('/'));
+  const handle = await directory.getFileHandle(parts.at(-1)!, { create: true });
+  const writable = await handle.createWritable();
+  for (let offset = 0; offset < size; offset += CHUNK) {
+    const bytes = patternBytes(offset, Math.min(CHUNK, size - offset), seed);
+    await writable.write(bytes);
+  }
+  await writable.close();
+  return handle;
+}
+
+async function sha256Hex(blob: Blob): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Path, size and SHA-256 of each source, sorted by path, for comparing with Node's bytes. */
+async function describe(sources: readonly transfer.PickedSource[]) {
+  const described = await Promise.all(
+    sources.map(async (s) => ({
+      path: s.path,
+      size: s.size,
+      sha256: await sha256Hex(s.slice(0, s.size)),
+    })),
+  );
+  return described.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+const client = new transfer.XhrHttpClient();
+
+/** An API call as the web app makes it, through the entry's client with a JSON body. */
+async function api<T = unknown>(method: 'GET' | 'POST', path: string, json?: unknown) {
+  const response = await client.request({
+    method,
+    url: `/api${path}`,
+    headers: { 'x-client-version': 'e2e' },
+    ...(json === undefined ? {} : { body: { json } }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+const lab = {
+  transfer,
+  client,
+  api,
+  hasher: new transfer.WorkerFileHasher(),
+  opfsDirectory,
+  writeOpfsFile,
+  sha256Hex,
+  describe,
+  /** What the last drop on #drop-zone gave (set by the drop handler below). */
+  dropped: null as Promise<transfer.DroppedFiles> | null,
+};
+export type Lab = typeof lab;
+
+declare global {
+  interface Window {
+    lab: Lab;
+  }
+}
+
+const dropZone = document.getElementById('drop-zone')!;
+dropZone.addEventListener('dragover', (event) => event.preventDefault());
+dropZone.addEventListener('drop', (event) => {
+  event.preventDefault();
+  lab.dropped = transfer.sourcesFromDrop(event.dataTransfer!);
+});
+
+window.lab = lab;

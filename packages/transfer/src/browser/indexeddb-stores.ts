@@ -1,0 +1,66 @@
+import type { ResumeStore } from '../core/ports';
+import type { PickedHandle } from './picked-handles';
+import { TransferDatabaseStore } from './transfer-database';
+
+export interface IndexedDbStoreOptions {
+  /** The IndexedDB database; tests give their own so they start empty. */
+  databaseName?: string;
+}
+
+/**
+ * Upload ledgers in IndexedDB, by package slug: they outlive a reload, a closed tab or a crash,
+ * so the panel can list interrupted uploads and send only what is missing. Ledgers are stored
+ * by structured clone, as given.
+ */
+export class IndexedDbResumeStore<Ledger = unknown> implements ResumeStore<Ledger> {
+  private readonly store: TransferDatabaseStore<Ledger>;
+
+  constructor(options: IndexedDbStoreOptions = {}) {
+    this.store = new TransferDatabaseStore<Ledger>('ledgers', options.databaseName);
+  }
+
+  get(key: string) {
+    return this.store.get(key);
+  }
+  put(key: string, ledger: Ledger) {
+    return this.store.put(key, ledger);
+  }
+  delete(key: string) {
+    return this.store.delete(key);
+  }
+  keys() {
+    return this.store.keys();
+  }
+  close() {
+    return this.store.close();
+  }
+}
+
+/**
+ * The files and folders picked for each upload (by package slug), as handles, so Resume after a
+ * reload reads the same files again once the sender grants read permission
+ * (`requestReadPermission`). Delete an upload's entry when it completes or is cancelled.
+ */
+export class IndexedDbPickedHandleStore {
+  private readonly store: TransferDatabaseStore<PickedHandle[]>;
+
+  constructor(options: IndexedDbStoreOptions = {}) {
+    this.store = new TransferDatabaseStore<PickedHandle[]>('picked-handles', options.databaseName);
+  }
+
+  get(key: string): Promise<PickedHandle[] | undefined> {
+    return this.store.get(key);
+  }
+  put(key: string, picked: readonly PickedHandle[]): Promise<void> {
+    return this.store.put(key, [...picked]);
+  }
+  delete(key: string): Promise<void> {
+    return this.store.delete(key);
+  }
+  keys(): Promise<string[]> {
+    return this.store.keys();
+  }
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}

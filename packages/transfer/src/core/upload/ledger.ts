@@ -1,0 +1,137 @@
+import { sourceIdentity, type ByteSource, type ResumeStore } from '../ports';
+
+/**
+ * What of an upload is already stored and reported, kept in the resume store under the
+ * package's slug so that a later run (after a reload, a crash or Ctrl-C) sends only what is
+ * missing. Plain JSON: the browser keeps it in IndexedDB, the CLI in a file.
+ *
+ * Names are the plan's (batch names, slab and segment object names under the package prefix),
+ * which come out the same for the same files, so a new plan of the same files lines up with it.
+ */
+export interface UploadLedger {
+  version: 1;
+  /** The package being filled, as a later run names it (`UploadOptions.package`). */
+  package: { slug: string; name: string; contract: { slug: string } };
+  /** Which files the upload is of (see `filesFingerprint`), so a ledger is never applied to others. */
+  fingerprint: string;
+  /** FormPost batches stored, by batch name: each file's object name under the prefix. */
+  batches: Record<string, { objects: Record<string, string>; reported: boolean }>;
+  /** Slab objects stored, by object name. */
+  slabs: Record<string, { etag: string; reported: boolean }>;
+  /** Large files, by user path: segments stored (by index) and whether the manifest is made. */
+  largeFiles: Record<
+    string,
+    { segments: Record<string, { etag: string; size: number }>; reported: boolean }
+  >;
+  /** xxh128 of files hashed so far, by user path. */
+  hashes: Record<string, string>;
+  /** Set once the package is sent; the ledger is deleted then, this guards a failed delete. */
+  finalised: boolean;
+}
+
+export function emptyLedger(
+  pkg: UploadLedger['package'],
+  sources: readonly ByteSource[],
+): UploadLedger {
+  return {
+    version: 1,
+    package: pkg,
+    fingerprint: filesFingerprint(sources),
+    batches: {},
+    slabs: {},
+    largeFiles: {},
+    hashes: {},
+    finalised: false,
+  };
+}
+
+/**
+ * A short digest of the files' identities (path, size, last modified), in any order: equal for
+ * the same files picked again, different as soon as one file changed or is missing. A cheap
+ * multiplicative hash, because it needs no platform crypto and only has to tell picks apart,
+ * not resist an attacker.
+ */
+export function filesFingerprint(sources: readonly ByteSource[]): string {
+  const identities = sources.map(sourceIdentity).sort();
+  // Two 32-bit FNV-style runs with different constants make a 64-bit digest without BigInt's cost.
+  let low = 0x811c9dc5;
+  let high = 0x050c5d1f;
+  const add = (code: number) => {
+    low = Math.imul(low ^ code, 0x01000193) >>> 0;
+    high = Math.imul(high ^ code, 0x5bd1e995) >>> 0;
+  };
+  for (const identity of identities) {
+    for (let i = 0; i < identity.length; i++) add(identity.charCodeAt(i));
+    add(0x0a);
+  }
+  const hex = (n: number) => n.toString(16).padStart(8, '0');
+  return `${identities.length}-${hex(high)}${hex(low)}`;
+}
+
+/** Whether a stored ledger belongs to this package and these files. */
+export function ledgerFits(
+  ledger: unknown,
+  slug: string,
+  sources: readonly ByteSource[],
+): ledger is UploadLedger {
+  if (typeof ledger !== 'object' || ledger === null) return false;
+  const candidate = ledger as Partial<UploadLedger>;
+  return (
+    candidate.version === 1 &&
+    candidate.package?.slug === slug &&
+    candidate.fingerprint === filesFingerprint(sources)
+  );
+}
+
+/**
+ * Writes the ledger to the resume store as work completes. Writes never overlap and never pile
+ * up: a change made while a write runs is written once after it, with every change since.
+ */
+export class LedgerWriter {
+  private writing: Promise<void> | null = null;
+  private dirty = false;
+
+  constructor(
+    readonly ledger: UploadLedger,
+    private readonly store: ResumeStore<UploadLedger> | undefined,
+  ) {}
+
+  /** Applies a change and schedules a write; resolves once the change is in the store. */
+  change(apply: (ledger: UploadLedger) => void): Promise<void> {
+    apply(this.ledger);
+    return this.flush();
+  }
+
+  flush(): Promise<void> {
+    if (!this.store) return Promise.resolve();
+    this.dirty = true;
+    if (!this.writing) this.writing = this.drain();
+    return this.writing;
+  }
+
+  /** Resolves once no write is under way. */
+  async idle(): Promise<void> {
+    while (this.writing) await this.writing.catch(() => undefined);
+  }
+
+  /** Forgets the ledger once the package is sent. */
+  async remove(): Promise<void> {
+    await this.writing;
+    await this.store?.delete(this.ledger.package.slug);
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        // A snapshot, so a change during the write is not half in it.
+        await this.store!.put(
+          this.ledger.package.slug,
+          JSON.parse(JSON.stringify(this.ledger)) as UploadLedger,
+        );
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+}

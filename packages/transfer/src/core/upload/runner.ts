@@ -1,0 +1,384 @@
+import { systemClock, type Clock } from '../ports';
+import { AbortPolicy, defaultAbortThresholds } from './abort-policy';
+import { actionsOf, type UploadActions, type UploadListener, type UploadRecord } from './events';
+import { runJob, type SendContext } from './job-sender';
+import { intendedFilesOf, jobsOf, type Job } from './jobs';
+import { PackageApi, UploadApiError, type CreatePackageFields } from './package-api';
+import { UploadTracker } from './progress';
+import {
+  DEFAULT_UPLOAD_WORKERS,
+  openUpload,
+  type UploadOptions,
+  type UploadPackage,
+  type UploadPorts,
+} from './upload-context';
+
+export {
+  DEFAULT_UPLOAD_WORKERS,
+  type UploadOptions,
+  type UploadPackage,
+  type UploadPorts,
+} from './upload-context';
+
+// The engine's words for how an upload ended, shown in the panel's banners.
+const messages = {
+  aborted: 'Uploads failed to complete',
+  someFailed: 'We failed to upload some of your files',
+  completeFailed: 'Uploads failed to complete',
+} as const;
+
+type Intent = 'resume' | 'retry' | 'complete' | 'cancel';
+
+/**
+ * Sends one package: creates it if asked, gets grants, sends the plan's batches, slabs and
+ * segments with a pool of workers, reports each, and finalises. The person's controls (pause,
+ * resume, cancel, retry, complete) act on it while it runs; `subscribe` shows every change.
+ */
+export class UploadRunner {
+  readonly done: Promise<UploadRecord>;
+  private started = false;
+  private startRun!: () => void;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly tracker: UploadTracker;
+  private readonly policy: AbortPolicy;
+  private readonly api: PackageApi;
+  private readonly jobs: Job[];
+  private readonly finished = new Set<Job>();
+  private pkg: UploadPackage | null;
+  private ctx: SendContext | null = null;
+  private session: AbortController | null = null;
+  private intent: Intent | null = null;
+  private wake: (() => void) | null = null;
+  private releaseTurn: (() => void) | null = null;
+  /** Aborted by Cancel, so a cancel also ends the wait for the queue. */
+  private readonly cancelling = new AbortController();
+  private missingOnFinalise: string[] = [];
+  /** Whether the last finalise left out failed files, so a retry of it does too. */
+  private forced = false;
+
+  constructor(
+    private readonly options: UploadOptions,
+    private readonly ports: UploadPorts,
+  ) {
+    this.clock = ports.clock ?? systemClock;
+    this.random = ports.random ?? Math.random;
+    this.pkg = 'create' in options.package ? null : options.package;
+    this.jobs = jobsOf(options.plan);
+    this.policy = new AbortPolicy(() => this.clock.now(), {
+      ...defaultAbortThresholds,
+      ...options.abortThresholds,
+    });
+    this.api = new PackageApi(
+      ports.http,
+      options.api,
+      this.clock,
+      (s) => this.observe(s),
+      this.random,
+    );
+    this.tracker = new UploadTracker(() => this.clock.now(), {
+      id: this.pkg?.slug ?? `upload-${Math.floor(this.random() * 2 ** 48).toString(36)}`,
+      name:
+        this.pkg?.name ??
+        String(('create' in options.package && options.package.create.name) || ''),
+      totalFiles: options.plan.totalFiles,
+      totalBytes: options.plan.totalBytes,
+    });
+    const begun = new Promise<void>((resolve) => (this.startRun = resolve));
+    this.done = begun.then(() => this.run());
+    // Until someone starts it, nobody awaits it; a kill before the start must not go unhandled.
+    this.done.catch(() => undefined);
+  }
+
+  /** Starts the upload (waiting for its turn in the queue); answers `done`. */
+  start(): Promise<UploadRecord> {
+    if (!this.started) {
+      this.started = true;
+      this.startRun();
+    }
+    return this.done;
+  }
+
+  get record(): UploadRecord {
+    return this.tracker.current;
+  }
+
+  get actions(): UploadActions {
+    return actionsOf(this.record);
+  }
+
+  /** The package being filled, once it exists. */
+  get package(): UploadPackage | null {
+    return this.pkg;
+  }
+
+  /** Calls `listener` with the current record now and with every new one. */
+  subscribe(listener: UploadListener): () => void {
+    return this.tracker.subscribe(listener);
+  }
+
+  /** The first record (now or later) that `test` accepts; rejects if the upload ends first. */
+  when(test: (record: UploadRecord) => boolean): Promise<UploadRecord> {
+    return new Promise((resolve, reject) => {
+      let stop = () => {};
+      stop = this.subscribe((record) => {
+        if (!test(record)) return;
+        void Promise.resolve().then(() => stop());
+        resolve(record);
+      });
+      this.done.then(
+        (record) => {
+          stop();
+          if (test(record)) resolve(record);
+          else reject(new Error('the upload ended'));
+        },
+        (error: unknown) => {
+          stop();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  pause(): boolean {
+    if (!this.actions.pause) return false;
+    this.tracker.move('PAUSED');
+    this.session?.abort(new Error('paused'));
+    return true;
+  }
+
+  resume(): boolean {
+    return this.actions.resume && this.tell('resume');
+  }
+
+  /** Stops for good and forgets the ledger; the package is never sent. */
+  cancel(): boolean {
+    if (!this.actions.cancel) return false;
+    this.intent = 'cancel';
+    this.cancelling.abort();
+    this.session?.abort(new Error('cancelled'));
+    this.wake?.();
+    void this.start();
+    return true;
+  }
+
+  /** FAILED: sends the failed files again. INCOMPLETE: finalises again. */
+  retry(): boolean {
+    return this.actions.retry && this.tell('retry');
+  }
+
+  /** Sends the package without the files that failed (only after a failure, when some arrived). */
+  complete(): boolean {
+    return this.actions.complete && this.tell('complete');
+  }
+
+  private tell(intent: Intent): true {
+    this.intent = intent;
+    this.wake?.();
+    return true;
+  }
+
+  private async run(): Promise<UploadRecord> {
+    const kill = this.options.signal;
+    const onKill = () => this.session?.abort(kill?.reason);
+    kill?.addEventListener('abort', onKill, { once: true });
+    try {
+      await this.takeTurn();
+      if (this.intent !== 'cancel') this.tracker.move('UPLOADING');
+      for (;;) {
+        kill?.throwIfAborted();
+        if (this.intent === 'cancel') return await this.cancelled();
+        const { status } = this.record;
+        if (status === 'UPLOADING' || status === 'RETRYING') await this.sendSession();
+        else if (status === 'UPLOADED') await this.finalise(false);
+        else if (status === 'COMPLETED' || status === 'FORCE_COMPLETED') return this.record;
+        else await this.waitForPerson();
+      }
+    } finally {
+      kill?.removeEventListener('abort', onKill);
+      // Whatever happened, the ledger on record is complete when `done` settles.
+      await this.ctx?.ledger.idle();
+      this.releaseTurn?.();
+    }
+  }
+
+  private async takeTurn() {
+    if (this.releaseTurn || !this.options.queue) return;
+    const turn = this.options.queue.turn();
+    const stopped = new Promise<null>((resolve) => {
+      for (const signal of [this.cancelling.signal, this.options.signal]) {
+        if (signal?.aborted) resolve(null);
+        signal?.addEventListener('abort', () => resolve(null), { once: true });
+      }
+    });
+    const release = await Promise.race([turn, stopped]);
+    // Cancelled or killed while waiting: the turn is passed on as soon as it comes.
+    if (release === null) void turn.then((giveBack) => giveBack());
+    else this.releaseTurn = release;
+  }
+
+  private giveTurnBack() {
+    this.releaseTurn?.();
+    this.releaseTurn = null;
+  }
+
+  /** PAUSED, FAILED or INCOMPLETE: waits for the person's next step and takes it. */
+  private async waitForPerson() {
+    const { status } = this.record;
+    if (status !== 'PAUSED') this.giveTurnBack();
+    if (
+      status === 'FAILED' &&
+      this.options.autoComplete &&
+      this.record.progress.completedFiles > 0 &&
+      this.intent === null
+    ) {
+      this.intent = 'complete';
+    }
+    while (this.intent === null) {
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        this.options.signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+      this.options.signal?.throwIfAborted();
+    }
+    const intent = this.intent;
+    this.intent = intent === 'cancel' ? intent : null;
+    if (intent === 'cancel') return;
+    if (intent === 'complete') return this.finalise(true);
+    if (status === 'INCOMPLETE' && this.missingOnFinalise.length === 0) {
+      return this.finalise(this.forced);
+    }
+    await this.takeTurn();
+    if (status === 'INCOMPLETE') this.reopen(this.missingOnFinalise);
+    if (status === 'FAILED') {
+      this.tracker.clearFailed();
+      this.policy.reset();
+    }
+    this.tracker.move('UPLOADING', null);
+  }
+
+  /** Sends every job not yet finished with the workers; ends when they are done or stopped. */
+  private async sendSession() {
+    const session = new AbortController();
+    this.session = session;
+    if (this.options.signal?.aborted) session.abort(this.options.signal.reason);
+    let stopped: boolean;
+    try {
+      const ctx = await this.context(session.signal);
+      const pending = this.jobs.filter((job) => !this.finished.has(job));
+      let next = 0;
+      const worker = async () => {
+        while (!session.signal.aborted && next < pending.length) {
+          const job = pending[next++]!;
+          if (await runJob(ctx, job, session.signal)) this.finished.add(job);
+        }
+      };
+      const workers = Math.max(1, this.options.workers ?? DEFAULT_UPLOAD_WORKERS);
+      const results = await Promise.allSettled(Array.from({ length: workers }, worker));
+      stopped = session.signal.aborted;
+      const failure = results.find((r) => r.status === 'rejected');
+      if (failure && !stopped) throw failure.reason;
+    } catch (error) {
+      stopped = session.signal.aborted;
+      if (!stopped) return this.fail(errorMessage(error, messages.aborted));
+    } finally {
+      this.session = null;
+    }
+    this.options.signal?.throwIfAborted();
+    if (this.intent === 'cancel' || this.record.status === 'PAUSED') return;
+    if (stopped) {
+      // The abort policy stopped it: every file not yet sent failed.
+      for (const job of this.jobs) {
+        if (!this.finished.has(job)) for (const file of job.files) this.tracker.fileFailed(file);
+      }
+      return this.fail(messages.aborted);
+    }
+    this.tracker.flush();
+    if (this.tracker.failedSources.length > 0) return this.fail(messages.someFailed);
+    this.tracker.move('UPLOADED', null);
+  }
+
+  private fail(message: string) {
+    this.tracker.move('FAILED', message);
+  }
+
+  /** Creates the package if needed, loads the ledger, and builds what workers share (once). */
+  private async context(signal: AbortSignal): Promise<SendContext> {
+    if (this.ctx) return this.ctx;
+    if (!this.pkg) {
+      const fields = (this.options.package as { create: CreatePackageFields }).create;
+      this.pkg = await this.api.create(
+        { ...fields, ...intendedFilesOf(this.options.plan) },
+        signal,
+      );
+    }
+    this.ctx = await openUpload(this.pkg, this.options.plan, {
+      ports: this.ports,
+      clock: this.clock,
+      random: this.random,
+      api: this.api,
+      tracker: this.tracker,
+      observe: (status) => this.observe(status),
+    });
+    return this.ctx;
+  }
+
+  /** Every answer goes to the abort policy; when it says stop, the session stops. */
+  private observe(status: number) {
+    this.policy.observe(status);
+    if (this.session && this.policy.check() !== null) {
+      this.session.abort(new Error('too many errors'));
+    }
+  }
+
+  private async finalise(force: boolean) {
+    this.forced = force;
+    this.tracker.move('COMPLETING', null);
+    const pkg = this.pkg!;
+    try {
+      const sent = await this.api.finalise(pkg, force, this.options.signal);
+      await this.ctx?.ledger.change((l) => {
+        l.finalised = true;
+      });
+      await this.ctx?.ledger.remove();
+      this.missingOnFinalise = [];
+      this.tracker.move(sent.status === 'force_completed' ? 'FORCE_COMPLETED' : 'COMPLETED', null);
+    } catch (error) {
+      this.options.signal?.throwIfAborted();
+      const body = error instanceof UploadApiError ? (error.body as Record<string, unknown>) : null;
+      const missing = body?.missing_files;
+      this.missingOnFinalise = Array.isArray(missing) ? missing.map(String) : [];
+      this.tracker.move('INCOMPLETE', errorMessage(error, messages.completeFailed));
+    }
+  }
+
+  /** Files the server did not find when finalising: their jobs are sent (or reported) again. */
+  private reopen(paths: readonly string[]) {
+    const missing = new Set(paths);
+    const ledger = this.ctx!.ledger.ledger;
+    for (const job of this.jobs) {
+      if (!job.files.some((file) => missing.has(file.path))) continue;
+      this.finished.delete(job);
+      if (job.kind === 'batch') delete ledger.batches[job.batch.batch_name];
+      if (job.kind === 'slab') delete ledger.slabs[job.slab.name];
+      if (job.kind === 'segment') delete ledger.largeFiles[job.large.source.path];
+    }
+    this.ctx?.confirmed.clear();
+    this.tracker.reopen(paths);
+    this.missingOnFinalise = [];
+  }
+
+  private async cancelled(): Promise<UploadRecord> {
+    this.session?.abort(new Error('cancelled'));
+    await this.ctx?.ledger.remove().catch(() => undefined);
+    this.tracker.cancel();
+    return this.record;
+  }
+}
+
+function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof UploadApiError && error.status > 0 && error.status < 500) {
+    return error.detail ?? fallback;
+  }
+  return fallback;
+}

@@ -1,0 +1,113 @@
+import type { Clock, FileHasher, HttpClient, ResumeStore } from '../ports';
+import { GrantKeeper } from './grant-keeper';
+import { HashBook } from './hash-book';
+import type { SendContext } from './job-sender';
+import { sentFiles } from './jobs';
+import { emptyLedger, ledgerFits, LedgerWriter, type UploadLedger } from './ledger';
+import type { ApiTarget, CreatePackageFields, PackageApi } from './package-api';
+import type { SlabPart, UploadPlan } from './plan';
+import type { UploadTracker } from './progress';
+import type { UploadQueue } from './queue';
+import type { AbortThresholds } from './abort-policy';
+
+/** The platform's parts: how to send requests, keep ledgers, hash files, tell time. */
+export interface UploadPorts {
+  http: HttpClient;
+  /** `new Blob(parts)` of the platform, for slab objects. */
+  joinBlob: (parts: SlabPart[]) => Blob;
+  clock?: Clock;
+  /** Where ledgers are kept for resuming; without one an interrupted upload starts again. */
+  resumeStore?: ResumeStore<UploadLedger>;
+  /** Hashes every file (xxh128) for its report; without one no hash is sent. */
+  hasher?: FileHasher;
+  random?: () => number;
+}
+
+/** A package to fill: as `create` answered it, or as a ledger names it. */
+export interface UploadPackage {
+  slug: string;
+  name: string;
+  contract: { slug: string };
+  session_id?: string;
+}
+
+export interface UploadOptions {
+  api: ApiTarget;
+  /** The plan of the files (`planUpload`); the same files must plan the same way to resume. */
+  plan: UploadPlan;
+  /**
+   * The package to fill, or the Share screen's fields to create it with (its file fields,
+   * `expected_files`, `expected_size` and `intended_files`, are filled from the plan).
+   */
+  package: UploadPackage | { create: Omit<CreatePackageFields, 'intended_files'> };
+  /** Requests in flight at once: the contract's `number_of_upload_workers`, or 10. */
+  workers?: number;
+  /** Force-complete after a failure when at least one file arrived. */
+  autoComplete?: boolean;
+  abortThresholds?: Partial<AbortThresholds>;
+  /** Uploads sharing a queue take turns; without one this upload starts at once. */
+  queue?: UploadQueue;
+  /**
+   * Stops the upload the way a crash or a closed tab does: requests abort, nothing more is
+   * written, `done` rejects. The ledger stays, so a later runner resumes.
+   */
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_UPLOAD_WORKERS = 10;
+
+/**
+ * What the workers of an upload share, built once the package exists: the ledger (the stored
+ * one when it belongs to this package and these files, else a new one, written at once so a
+ * crash right after the create still finds the package), the grants and the hashes.
+ */
+export async function openUpload(
+  pkg: UploadPackage,
+  plan: UploadPlan,
+  parts: {
+    ports: UploadPorts;
+    clock: Clock;
+    random: () => number;
+    api: PackageApi;
+    tracker: UploadTracker;
+    observe: (status: number) => void;
+  },
+): Promise<SendContext> {
+  const { ports, api } = parts;
+  const sources = sentFiles(plan);
+  const stored = await ports.resumeStore?.get(pkg.slug);
+  const ledger = ledgerFits(stored, pkg.slug, sources)
+    ? stored
+    : emptyLedger(
+        { slug: pkg.slug, name: pkg.name, contract: { slug: pkg.contract.slug } },
+        sources,
+      );
+  const writer = new LedgerWriter(ledger, ports.resumeStore);
+  await writer.flush();
+  const grants = new GrantKeeper(
+    parts.clock,
+    (body, signal) => api.bulk(pkg.slug, body, signal),
+    // Grants for the batches still to report (a stored one may turn out missing).
+    () => ({
+      ...plan.bulk,
+      batches: plan.bulk.batches.filter((b) => !ledger.batches[b.batch_name]?.reported),
+    }),
+  );
+  let turn = Math.floor(parts.random() * 1024);
+  return {
+    http: ports.http,
+    clock: parts.clock,
+    api,
+    pkg,
+    grants,
+    ledger: writer,
+    tracker: parts.tracker,
+    hashes: new HashBook(ports.hasher, writer),
+    joinBlob: ports.joinBlob,
+    observe: parts.observe,
+    random: parts.random,
+    confirmed: new Set(),
+    reporting: new Map(),
+    nextTurn: () => turn++,
+  };
+}

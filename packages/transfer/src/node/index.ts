@@ -1,0 +1,32 @@
+// The transfer engine's Node entry (the CLI, the server's tests, scripts): the ports on global
+// fetch, files on disk, a JSON ledger file and hash-wasm, plus the platform-neutral core, so a
+// Node caller imports everything from here.
+import type { HttpClient } from '../core/ports';
+import type { UploadPorts } from '../core/upload/runner';
+import type { UploadLedger } from '../core/upload/ledger';
+import { FetchHttpClient } from './fetch-http-client';
+import { JsonFileResumeStore } from './json-file-resume-store';
+import { XxhashFileHasher } from './xxhash-file-hasher';
+
+export * from '../index';
+export { FetchHttpClient, multipartBlob } from './fetch-http-client';
+export { fileSource, walkPaths } from './file-source';
+export { JsonFileResumeStore } from './json-file-resume-store';
+export { XxhashFileHasher } from './xxhash-file-hasher';
+
+/**
+ * The runner's ports for Node: fetch, the platform's Blob for slabs, xxh128 of every file, and
+ * ledgers in `ledgerFile` when given (without one an interrupted upload starts over).
+ */
+export function nodeUploadPorts(
+  options: { ledgerFile?: string; http?: HttpClient; hash?: boolean } = {},
+): UploadPorts {
+  return {
+    http: options.http ?? new FetchHttpClient(),
+    joinBlob: (parts) => new Blob(parts),
+    ...(options.ledgerFile
+      ? { resumeStore: new JsonFileResumeStore<UploadLedger>(options.ledgerFile) }
+      : {}),
+    ...(options.hash === false ? {} : { hasher: new XxhashFileHasher() }),
+  };
+}
