@@ -250,11 +250,44 @@ export async function startEmbeddedPostgres(options: {
   }
   await makeOwnedFolder(socket, owner);
 
+  // Right after a crash the dead server's last processes may hold its shared memory for a
+  // moment, and a new server refuses to start beside them: try again until they are gone.
+  for (let attempt = 1; ; attempt++) {
+    const failure = await launch(bin.postgres, dbDir, socket, serverUrl, owner);
+    if (!failure) break;
+    const leftover =
+      failure.reason.startsWith('exit') &&
+      /still in use|already exists|is another postmaster/.test(failure.log);
+    if (!leftover || attempt === 80) {
+      throw new Error(
+        `The embedded PostgreSQL did not start (${failure.reason}); ` +
+          `its log (${path.join(dbDir, 'postgres.log')}) says:\n${failure.log.trim()}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await ensureDatabase(socket);
+  return { url, started: true, stop };
+}
+
+/**
+ * Starts the server once and waits until it answers; on failure answers why and what it wrote
+ * to its log meanwhile.
+ */
+async function launch(
+  postgres: string,
+  dbDir: string,
+  socket: string,
+  serverUrl: string,
+  owner: { uid: number; gid: number } | undefined,
+): Promise<{ reason: string; log: string } | undefined> {
+  const logPath = path.join(dbDir, 'postgres.log');
   // The server outlives this process on purpose (a killed app must not take committed data
   // with it, and the next start reuses the server): its own session, its log in a file.
-  const logFile = await open(path.join(dbDir, 'postgres.log'), 'a', 0o600);
+  const logFile = await open(logPath, 'a', 0o600);
   if (owner) await logFile.chown(owner.uid, owner.gid);
-  const server = spawn(bin.postgres, serverArguments(dbDir, socket), {
+  const logStart = (await logFile.stat()).size;
+  const server = spawn(postgres, serverArguments(dbDir, socket), {
     ...owner,
     detached: true,
     stdio: ['ignore', logFile.fd, logFile.fd],
@@ -267,16 +300,15 @@ export async function startEmbeddedPostgres(options: {
   const deadline = Date.now() + 60_000;
   while (!(await answers(serverUrl))) {
     if (exit !== undefined || Date.now() > deadline) {
-      const log = await readFile(path.join(dbDir, 'postgres.log'), 'utf8').catch(() => '');
-      throw new Error(
-        `The embedded PostgreSQL did not start (${exit ?? 'no answer in 60 s'}); ` +
-          `the end of ${path.join(dbDir, 'postgres.log')}:\n${log.split('\n').slice(-15).join('\n')}`,
-      );
+      const log = await readFile(logPath).catch(() => Buffer.alloc(0));
+      return {
+        reason: exit ?? 'no answer in 60 s',
+        log: log.subarray(logStart).toString('utf8').split('\n').slice(-15).join('\n'),
+      };
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  await ensureDatabase(socket);
-  return { url, started: true, stop };
+  return undefined;
 }
 
 /**
