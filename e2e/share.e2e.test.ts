@@ -259,6 +259,8 @@ describe('the Share screen', () => {
     await sendButton().click();
 
     await see(page, 'Your package "Shoot day 2" is in the upload queue.');
+    // The queue was empty, so it opened over the screen; the sender closes it to see the form.
+    await page.getByRole('button', { name: 'Collapse the upload queue' }).click();
     // The form starts afresh for the next package.
     await expect
       .poll(() => page.getByRole('textbox', { name: 'Package name' }).inputValue())

@@ -26,5 +26,5 @@ export type { IndexedDbStoreOptions } from './indexeddb-stores';
 export { TRANSFER_DATABASE } from './transfer-database';
 export { matchRepickedFiles } from './repick';
 export type { RecordedFile, RepickMatch } from './repick';
-export { WorkerFileHasher, FileHashError, HASH_SLICE_BYTES } from './worker-file-hasher';
+export { WorkerFileHasher, FileHashError } from './worker-file-hasher';
 export type { WorkerFileHasherOptions } from './worker-file-hasher';

@@ -1,9 +1,6 @@
 import type { ByteSource, FileHasher } from '../core/ports';
 import type { HashReply, HashRequest } from './hash-messages';
 
-/** 8 MiB: large enough that the per-slice read costs nothing, small enough to never matter. */
-export const HASH_SLICE_BYTES = 8 * 1024 * 1024;
-
 /** A file could not be hashed: it became unreadable (moved, edited, permission gone). */
 export class FileHashError extends Error {
   override readonly name = 'FileHashError';
@@ -18,8 +15,6 @@ export class FileHashError extends Error {
 }
 
 export interface WorkerFileHasherOptions {
-  /** Bytes read at a time; the worker holds one slice per file it is hashing. */
-  sliceBytes?: number;
   /** Makes the worker; by default the bundled hash-worker module. */
   createWorker?: () => Worker;
 }
@@ -32,18 +27,16 @@ interface PendingHash {
 
 /**
  * xxh128 of whole files in a Web Worker (hash-wasm), so a 50 GB file is hashed beside the upload
- * without blocking the page or holding more than a slice of it. One worker serves every file;
+ * without blocking the page or holding more than a buffer of it. One worker serves every file;
  * it starts on first use and stops with `dispose`.
  */
 export class WorkerFileHasher implements FileHasher {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, PendingHash>();
   private nextId = 1;
-  private readonly sliceBytes: number;
   private readonly createWorker: () => Worker;
 
   constructor(options: WorkerFileHasherOptions = {}) {
-    this.sliceBytes = options.sliceBytes ?? HASH_SLICE_BYTES;
     this.createWorker =
       options.createWorker ??
       (() => new Worker(new URL('./hash-worker.ts', import.meta.url), { type: 'module' }));
@@ -69,12 +62,7 @@ export class WorkerFileHasher implements FileHasher {
         reject: (error) => (done(), reject(error)),
       });
       const blob = source.slice(0, source.size);
-      this.started().postMessage({
-        type: 'hash',
-        id,
-        blob,
-        sliceBytes: this.sliceBytes,
-      } satisfies HashRequest);
+      this.started().postMessage({ type: 'hash', id, blob } satisfies HashRequest);
     });
   }
 

@@ -84,7 +84,13 @@ export async function embeddedStorePlugin(
         .headers(TEXT)
         .send(`${message ?? 'Bad Request'}\n`);
     }
-    request.log.error({ err: error }, 'embedded store failure');
+    // A client that goes away mid-body (a cancelled or interrupted upload) is not a fault of
+    // the store: the engine sends the object again.
+    if (request.raw.aborted || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      request.log.info({ err: error }, 'embedded store request ended by the client');
+    } else {
+      request.log.error({ err: error }, 'embedded store failure');
+    }
     return reply.code(500).headers(TEXT).send('Internal Server Error\n');
   });
 

@@ -1,14 +1,19 @@
 import { Outlet } from 'react-router';
+import { UploadGuards } from '../transfers/UploadGuards';
 import { OfflineBanner } from './OfflineBanner';
 import { SessionCountdown } from './SessionCountdown';
 
-/** The root of every page: the page itself, the offline banner and the session countdown. */
+/**
+ * The root of every page: the page itself, the offline banner, the session countdown, and the
+ * guards of the page's uploads (they run whichever screen is shown).
+ */
 export function AppRoot() {
   return (
     <>
       <Outlet />
       <OfflineBanner />
       <SessionCountdown />
+      <UploadGuards />
     </>
   );
 }

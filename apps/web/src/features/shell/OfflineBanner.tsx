@@ -1,23 +1,13 @@
-import { useSyncExternalStore } from 'react';
 import Alert from '@mui/material/Alert';
-
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-}
-
-/** Whether the browser believes it has a network connection. */
-export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine);
-}
+import { useAppSelector } from '../../app/hooks';
+import { useOnline } from '../../app/use-online';
+import { hasUploadsUnderWay } from '../transfers/uploads-slice';
 
 /** A banner across the top of every page while the browser is offline. */
 export function OfflineBanner() {
   const online = useOnline();
+  // Uploads pause while offline (see UploadGuards), and the person is told so.
+  const uploading = useAppSelector(hasUploadsUnderWay);
   if (online) return null;
   return (
     <Alert
@@ -26,7 +16,9 @@ export function OfflineBanner() {
       square
       sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: (t) => t.zIndex.snackbar + 1 }}
     >
-      You are currently offline
+      {uploading
+        ? 'You are currently offline. Your upload has been paused.'
+        : 'You are currently offline'}
     </Alert>
   );
 }

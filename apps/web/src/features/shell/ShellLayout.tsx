@@ -2,12 +2,16 @@ import { Outlet } from 'react-router';
 import Box from '@mui/material/Box';
 import { useAppSelector } from '../../app/hooks';
 import { selectContracts } from '../projects/projects-api';
+import { TransferPanel } from '../transfers/TransferPanel';
 import { ProjectSelector } from './ProjectSelector';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 import { useCollapsedLayout } from './use-layout';
 
-/** The main shell: project strip (several projects only), sidebar, top bar and the screen. */
+/**
+ * The main shell: project strip (several projects only), sidebar, top bar, the screen, and the
+ * transfer panel at the right while the upload queue has anything in it.
+ */
 export function ShellLayout() {
   const collapsed = useCollapsedLayout();
   const projectCount = useAppSelector(selectContracts).length;
@@ -22,6 +26,7 @@ export function ShellLayout() {
           <Outlet />
         </Box>
       </Box>
+      <TransferPanel />
     </Box>
   );
 }

@@ -53,3 +53,14 @@ export const selectUploads = createSelector(
 export function hasActiveUploads(state: { uploads: UploadsState }): boolean {
   return state.uploads.queue.some((id) => !isSettled(state.uploads.records[id]!.status));
 }
+
+/**
+ * Whether an upload is queued, sending, paused or finalising: what going offline interrupts.
+ * Failed and incomplete uploads wait for the person, whatever the connection.
+ */
+export function hasUploadsUnderWay(state: { uploads: UploadsState }): boolean {
+  return state.uploads.queue.some((id) => {
+    const { status } = state.uploads.records[id]!;
+    return !isSettled(status) && status !== 'FAILED' && status !== 'INCOMPLETE';
+  });
+}

@@ -1,0 +1,104 @@
+import { Command, CommanderError, Option } from 'commander';
+import { CliFailure, exitCodes, exitCodesHelp } from './failures';
+import { progressView } from './progress-view';
+import { send } from './send';
+import { sendOptionsOf, type RawSendOptions } from './send-options';
+
+const resumeHelp = `
+Resuming:
+  What is stored is recorded as it happens in $XDG_STATE_HOME/filerunner/uploads/<host>.json
+  (~/.local/state when XDG_STATE_HOME is unset). After Ctrl-C or a failure, the same command
+  (the same files, contract and --name) continues the same package and sends only what is
+  missing; --to, --message, --pin and --days of the first run stay. --no-resume starts anew.
+
+Output:
+  Progress and messages go to stderr (a bar on a terminal, a line every 10 s otherwise);
+  when the package is sent its slug alone goes to stdout, for scripts.
+
+Example:
+  export FILERUNNER_URL=https://files.example.com FILERUNNER_API_KEY=fr_...
+  filerunner send --contract acme --to editor@acme.example,qc@post.example \\
+    --name "Ep 104 conform" --days 7 ./EP104/`;
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** Turns SIGINT and SIGTERM into a clean stop; a second one quits at once. */
+function stopOnSignals(say: (line: string) => void): AbortSignal {
+  const stop = new AbortController();
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
+    const kind = signal === 'SIGINT' ? 'interrupted' : 'terminated';
+    if (stop.signal.aborted) process.exit(exitCodes[kind]);
+    say(
+      `\nStopping (${signal}); what is stored stays recorded. Press Ctrl-C again to quit at once.`,
+    );
+    stop.abort(new CliFailure(kind, signal === 'SIGINT' ? 'Interrupted' : 'Terminated'));
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  return stop.signal;
+}
+
+function program(run: { exitCode: number }): Command {
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  const root = new Command('filerunner')
+    .description('Send packages of files through FileRunner from a terminal or a script.')
+    .version('0.1.0')
+    .exitOverride()
+    .showHelpAfterError('(filerunner send --help shows every option)');
+
+  root
+    .command('send')
+    .description(
+      'Send files and folders as one package; folders keep their name and inner folders.',
+    )
+    .argument('<paths...>', 'files and folders to send')
+    .addOption(
+      new Option('--url <url>', 'the FileRunner address, e.g. https://files.example.com').env(
+        'FILERUNNER_URL',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--api-key <key>',
+        'an API key of the sender (the variable keeps it out of ps)',
+      ).env('FILERUNNER_API_KEY'),
+    )
+    .option('--contract <slug>', 'the contract to send in')
+    .option('--to <addresses>', 'recipients, comma-separated (may be repeated)', collect)
+    .option('--name <name>', 'the package name')
+    .option('--message <text>', 'a message to the recipients')
+    .option('--pin', 'recipients prove a PIN sent to their mobile, where the contract allows it')
+    .option('--days <n>', 'days recipients can download, from now (at most 15)', '10')
+    .option('--no-resume', 'start a new package even if the same upload was interrupted')
+    .option('--quiet', 'no progress, only errors and the slug')
+    .addHelpText('after', `${exitCodesHelp}\n${resumeHelp}`)
+    .action(async (paths: string[], raw: RawSendOptions) => {
+      const options = sendOptionsOf(paths, raw);
+      const signal = stopOnSignals(say);
+      const progress = progressView({ stream: process.stderr, quiet: options.quiet });
+      const slug = await send(options, { say: options.quiet ? () => {} : say, progress, signal });
+      process.stdout.write(`${slug}\n`);
+      run.exitCode = exitCodes.sent;
+    });
+  return root;
+}
+
+/** Runs the command line; answers the exit code after saying what went wrong, if anything. */
+export async function main(argv: string[]): Promise<number> {
+  const run = { exitCode: exitCodes.unexpected as number };
+  try {
+    await program(run).parseAsync(argv);
+    return run.exitCode;
+  } catch (error) {
+    // Help and --version end commander with 0; its other errors are bad arguments, said already.
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : exitCodes.badArguments;
+    }
+    if (error instanceof CliFailure) {
+      process.stderr.write(`filerunner: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`filerunner: unexpected error: ${(error as Error)?.stack ?? error}\n`);
+    return exitCodes.unexpected;
+  }
+}

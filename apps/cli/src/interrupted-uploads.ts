@@ -1,0 +1,72 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
+import {
+  filesFingerprint,
+  JsonFileResumeStore,
+  sentFiles,
+  type UploadLedger,
+  type UploadPlan,
+} from '@filerunner/transfer/node';
+
+/**
+ * The file holding the ledgers of this user's unfinished uploads to one server:
+ * `$XDG_STATE_HOME/filerunner/uploads/<host>.json` (`~/.local/state` when unset). Not beside
+ * the files: a camera card or a shared delivery folder may be read-only, and a ledger there
+ * would travel with the next delivery. One file per server, because package slugs are only
+ * unique on their own server.
+ */
+export function ledgerFileFor(serverUrl: string, env: NodeJS.ProcessEnv = process.env): string {
+  const stateHome = env.XDG_STATE_HOME || path.join(homedir(), '.local', 'state');
+  const host = new URL(serverUrl).host.replace(/[^A-Za-z0-9.-]/g, '_');
+  return path.join(stateHome, 'filerunner', 'uploads', `${host}.json`);
+}
+
+/** What identifies "the same command again": the files, the contract and the package name. */
+export interface UploadIdentity {
+  plan: UploadPlan;
+  contract: string;
+  name: string;
+}
+
+/**
+ * The unfinished upload of these files into a package of this name and contract, if a run was
+ * interrupted; the latest when there are several.
+ */
+export async function findInterrupted(
+  store: JsonFileResumeStore<UploadLedger>,
+  identity: UploadIdentity,
+): Promise<UploadLedger | undefined> {
+  const matching = await interruptedOf(store, identity);
+  return matching.at(-1);
+}
+
+/** Forgets the unfinished uploads of these files (`--no-resume` starts a new package instead). */
+export async function forgetInterrupted(
+  store: JsonFileResumeStore<UploadLedger>,
+  identity: UploadIdentity,
+): Promise<void> {
+  for (const ledger of await interruptedOf(store, identity)) {
+    await store.delete(ledger.package.slug);
+  }
+}
+
+async function interruptedOf(
+  store: JsonFileResumeStore<UploadLedger>,
+  { plan, contract, name }: UploadIdentity,
+): Promise<UploadLedger[]> {
+  const fingerprint = filesFingerprint(sentFiles(plan));
+  const found: UploadLedger[] = [];
+  for (const slug of await store.keys()) {
+    const ledger = await store.get(slug);
+    if (
+      ledger?.version === 1 &&
+      !ledger.finalised &&
+      ledger.fingerprint === fingerprint &&
+      ledger.package.contract.slug === contract &&
+      ledger.package.name === name
+    ) {
+      found.push(ledger);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,54 @@
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import type { FileRef } from '@filerunner/transfer';
+import { listedNote, PROBLEM_LIST_LIMIT } from '../share/problem-files';
+import { formatSize } from './transfer-format';
+
+/** The files of an upload that failed every retry, the first 100 listed with the total. */
+export function FailedFilesDialog(props: {
+  open: boolean;
+  packageName: string;
+  files: readonly FileRef[];
+  onClose: () => void;
+}) {
+  const note = listedNote(props.files.length);
+  return (
+    <Dialog
+      open={props.open}
+      onClose={props.onClose}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="failed-files-title"
+    >
+      <DialogTitle id="failed-files-title">Files that failed in {props.packageName}</DialogTitle>
+      <DialogContent>
+        {note && (
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            {note}
+          </Typography>
+        )}
+        <List dense aria-label="Failed files">
+          {props.files.slice(0, PROBLEM_LIST_LIMIT).map((file) => (
+            <ListItem key={file.path} disableGutters>
+              <ListItemText
+                primary={file.path}
+                secondary={formatSize(file.size)}
+                slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }}
+              />
+            </ListItem>
+          ))}
+        </List>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={props.onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,39 @@
+import type { SenderPackage } from '@filerunner/protocol';
+import { planUpload, type ByteSource, type HttpClient } from '@filerunner/transfer';
+import { storeAnswering, type StoreOptions } from '../../../app/test-support/api-store';
+import { startPackageUpload } from '../upload-actions';
+import { UploadController } from '../upload-controller';
+
+/** Requests hang until aborted, as on a network that has gone quiet. */
+const silentNetwork: HttpClient = {
+  request: ({ signal }) =>
+    new Promise((_resolve, reject) => {
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    }),
+};
+
+const file = (path: string): ByteSource => ({
+  path,
+  size: 4,
+  lastModified: 1,
+  slice: (start, end) => new Blob(['take'.slice(start, end)]),
+});
+
+/**
+ * The app's store with the real upload controller and engine over a network that never answers:
+ * uploads stay where the person's controls (or the guards) put them. `send` queues a package.
+ */
+export function uploadsOnSilentNetwork(options: Omit<StoreOptions, 'uploads'> = {}) {
+  const controller = new UploadController({
+    api: { baseUrl: 'http://app.test/api', headers: {} },
+    ports: { http: silentNetwork, joinBlob: (parts) => new Blob(parts) },
+  });
+  const { store } = storeAnswering(() => undefined, { ...options, uploads: controller });
+  const plan = planUpload([file('Shoot/a.mov'), file('Shoot/b.mov')]);
+  const send = (slug: string) => {
+    const pkg = { slug, name: `Package ${slug}`, contract: { slug: 'demo' }, session_id: 's' };
+    store.dispatch(startPackageUpload({ pkg: pkg as SenderPackage, plan, picked: [], workers: 2 }));
+  };
+  const status = (slug: string) => store.getState().uploads.records[slug]?.status;
+  return { store, send, status };
+}

@@ -1,0 +1,154 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { setSlabFiles } from './api-session';
+import { callPage, heapWhile, openBenchPage, type BenchBrowser } from './browser';
+import { against, rounds, transferFigure, type Figure, type Setup, type Unit } from './cases';
+
+const BIG = 'big/A001.mov';
+const FRAMES = 'frames';
+const SLICES = 4;
+const PARALLEL = 10;
+
+/**
+ * One transfer of the page: prepared (package, grants) before the clock starts, then measured
+ * with the page's JS heap sampled throughout.
+ */
+async function pageTransfer(
+  setup: Setup,
+  browser: BenchBrowser,
+  unit: Unit,
+  amount: number,
+  prepare: () => Promise<unknown>,
+  send: () => Promise<{ seconds: number } & Record<string, unknown>>,
+): Promise<Figure> {
+  await prepare();
+  const parties = { ...setup.parties, client: browser.pid };
+  const { result, ...heap } = await heapWhile(browser, () =>
+    transferFigure(parties, unit, amount, 'browser', send),
+  );
+  return { ...result, ...heap };
+}
+
+/**
+ * The browser's cases: (a) one large file, the engine against a bare page PUTting 4 slices at
+ * once; (b) many small files, the engine with FormPost batches and with slab objects against
+ * one PUT per file, 10 at once. The files are written into the origin-private file system first
+ * and picked as handles, as a sender's picked folder would be.
+ */
+export async function browserCases(setup: Setup) {
+  const { sizes, log } = setup;
+  const userDataDir = path.join(setup.workDir, 'chromium');
+  const browser = await openBenchPage(userDataDir, setup.origin);
+  const { page } = browser;
+  try {
+    await callPage(page, 'login', 'sender@example.com', setup.password);
+    log('browser: writing the files into the origin-private file system');
+    await callPage(page, 'writeFiles', { kind: 'file', path: BIG, size: sizes.bigBytes });
+    await callPage(page, 'writeFiles', {
+      kind: 'folder',
+      path: FRAMES,
+      count: sizes.count,
+      size: sizes.size,
+      perFolder: sizes.perFolder,
+    });
+    await callPage(page, 'pick', BIG);
+    await callPage(page, 'pick', FRAMES);
+    const mb = sizes.bigBytes / 1e6;
+    const transfer = (
+      unit: Unit,
+      amount: number,
+      prepare: () => Promise<unknown>,
+      send: () => Promise<{ seconds: number } & Record<string, unknown>>,
+    ) => pageTransfer(setup, browser, unit, amount, prepare, send);
+
+    await setSlabFiles(setup.admin, false);
+    const large = await rounds(
+      setup.runs,
+      'mb_per_s',
+      [
+        [
+          'bare_page_4_slices',
+          () =>
+            transfer(
+              'mb_per_s',
+              mb,
+              () => callPage(page, 'prepareBare', BIG),
+              () => callPage(page, 'bareSlices', BIG, SLICES),
+            ),
+        ],
+        [
+          'engine',
+          () =>
+            transfer(
+              'mb_per_s',
+              mb,
+              () => callPage(page, 'prepareEngine', BIG),
+              () => callPage(page, 'runEngine', BIG),
+            ),
+        ],
+      ],
+      (m) => log(`browser, large file: ${m}`),
+    );
+
+    const engineWithSlabs = (on: boolean) => async () => {
+      await setSlabFiles(setup.admin, on);
+      try {
+        return await transfer(
+          'files_per_s',
+          sizes.count,
+          () => callPage(page, 'prepareEngine', FRAMES),
+          () => callPage(page, 'runEngine', FRAMES),
+        );
+      } finally {
+        await setSlabFiles(setup.admin, false);
+      }
+    };
+    const small = await rounds(
+      setup.runs,
+      'files_per_s',
+      [
+        [
+          'bare_page_put_per_file_10',
+          () =>
+            transfer(
+              'files_per_s',
+              sizes.count,
+              () => callPage(page, 'prepareBare', FRAMES),
+              () => callPage(page, 'barePerFile', FRAMES, PARALLEL),
+            ),
+        ],
+        ['engine_form_posts', engineWithSlabs(false)],
+        ['engine_slabs', engineWithSlabs(true)],
+      ],
+      (m) => log(`browser, small files: ${m}`),
+    );
+
+    return {
+      one_large_file: {
+        mib: sizes.bigBytes / 1024 ** 2,
+        bare_page_4_slices: large.bare_page_4_slices!,
+        engine: against(large.engine!, large.bare_page_4_slices!, 'mb_per_s', 0.9),
+      },
+      small_files: {
+        files: sizes.count,
+        kib_each: sizes.size / 1024,
+        bare_page_put_per_file_10: small.bare_page_put_per_file_10!,
+        engine_form_posts: against(
+          small.engine_form_posts!,
+          small.bare_page_put_per_file_10!,
+          'files_per_s',
+          20,
+        ),
+        engine_slabs: against(
+          small.engine_slabs!,
+          small.bare_page_put_per_file_10!,
+          'files_per_s',
+          20,
+        ),
+      },
+    };
+  } finally {
+    await browser.context.close();
+    await rm(userDataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * One upload through the transfer engine's Node entry, in a process of its own (as the CLI runs
+ * it): logs in as the demo sender, picks the paths given, creates the package as the Share
+ * screen would, prints `ready`, and on a line on stdin sends it with `nodeUploadPorts` (fetch,
+ * files on disk, a JSON ledger file, xxh128) and the contract's settings. Prints one JSON line:
+ * seconds from the runner's start to COMPLETED, and this process's CPU and peak memory.
+ *
+ *   node --import tsx bench/upload/node-send.ts '{"origin":…,"password":…,"paths":[…],"ledgerFile":…}'
+ */
+import {
+  intendedFilesOf,
+  nodeUploadPorts,
+  planUpload,
+  UploadRunner,
+  walkPaths,
+  type HttpClient,
+} from '@filerunner/transfer/node';
+
+const HOUR = 3_600_000;
+/** Where an upload stops moving by itself: done, or waiting for the person. */
+const settled = ['COMPLETED', 'FORCE_COMPLETED', 'FAILED', 'INCOMPLETE'];
+const { origin, password, paths, ledgerFile } = JSON.parse(process.argv[2]!) as {
+  origin: string;
+  password: string;
+  paths: string[];
+  ledgerFile: string;
+};
+
+const base = { 'content-type': 'application/json', 'x-client-version': 'bench' };
+const login = await fetch(`${origin}/api/authenticate/`, {
+  method: 'POST',
+  headers: base,
+  body: JSON.stringify({ email: 'sender@example.com', password }),
+});
+if (!login.ok) throw new Error(`login answered ${login.status}`);
+const headers = { ...base, cookie: login.headers.getSetCookie()[0]!.split(';')[0]! };
+
+async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${origin}/api${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+type Contract = {
+  slug: string;
+  settings: { use_slab_files: boolean; number_of_upload_workers: number };
+};
+const { settings } = (await api<Contract[]>('GET', '/contracts/')).find((c) => c.slug === 'demo')!;
+type Group = { members: { id: number; email: string }[] };
+const recipient = (await api<Group[]>('GET', '/contracts/demo/recipients/'))
+  .flatMap((g) => g.members)
+  .find((m) => m.email.startsWith('recipient'))!;
+
+const plan = planUpload(await walkPaths(paths), { useSlabFiles: settings.use_slab_files });
+const pkg = await api<{ slug: string; name: string; contract: { slug: string } }>(
+  'POST',
+  '/packages/create/',
+  {
+    contract: 'demo',
+    name: 'Node entry',
+    recipients: [{ id: recipient.id }],
+    valid_from: new Date().toISOString(),
+    valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
+    ...intendedFilesOf(plan),
+  },
+);
+
+const ports = nodeUploadPorts({ ledgerFile });
+const requests = { storage: 0, api: 0 };
+const http: HttpClient = {
+  request(request) {
+    if (new URL(request.url).pathname.startsWith('/api/')) requests.api++;
+    else requests.storage++;
+    return ports.http.request(request);
+  },
+};
+const runner = new UploadRunner(
+  {
+    api: { baseUrl: `${origin}/api`, headers },
+    plan,
+    package: pkg,
+    workers: settings.number_of_upload_workers,
+  },
+  { ...ports, http },
+);
+// The bench starts its meters between `ready` and its go: picking and creating are not measured.
+process.stdout.write('ready\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+process.stdin.pause();
+const cpuBefore = process.cpuUsage();
+const started = performance.now();
+void runner.start();
+// A stalled upload would wait forever: after a minute without progress this process ends.
+let last = '';
+let since = performance.now();
+const watch = setInterval(() => {
+  const { progress, status } = runner.record;
+  const now = `${status} ${progress.completedFiles} ${progress.completedBytes}`;
+  if (now !== last) [last, since] = [now, performance.now()];
+  if (performance.now() - since < 60_000) return;
+  process.stderr.write(
+    `node-send: no progress for 60 s (${status}, ${progress.completedFiles} files)\n`,
+  );
+  process.exit(1);
+}, 1000);
+// A failed upload waits for the person's retry; the bench stops there instead.
+const record = await runner.when((r) => settled.includes(r.status));
+clearInterval(watch);
+const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
+if (record.status !== 'COMPLETED') {
+  runner.cancel();
+  const failed = record.failedFiles.length;
+  throw new Error(`the upload ended ${record.status} (${failed} files failed): ${record.error}`);
+}
+process.stdout.write(
+  `${JSON.stringify({
+    seconds,
+    files: record.progress.completedFiles,
+    client_cpu_s: (cpu.user + cpu.system) / 1e6,
+    client_peak_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
+    workers: settings.number_of_upload_workers,
+    slab_files: settings.use_slab_files,
+    objects: {
+      segments: plan.largeFiles.reduce((sum, l) => sum + l.segments.length, 0),
+      slabs: plan.slabs.length,
+      form_posts: plan.batches.length,
+    },
+    requests,
+  })}\n`,
+);

@@ -1,0 +1,218 @@
+import { spawn } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const CHUNK = 8 * 1024 * 1024;
+
+/** A file on disk as the baselines name it: where it is, its object name, its size. */
+export interface DiskFile {
+  file: string;
+  name: string;
+  size: number;
+}
+
+/**
+ * The Node side's files, written before anything is measured, shaped as the page's: one large
+ * file (one random chunk written over and over) and `count` random files in subfolders of
+ * `perFolder`, under `frames/`.
+ */
+export async function writeDiskFiles(
+  dir: string,
+  sizes: { bigBytes: number; count: number; size: number; perFolder: number },
+) {
+  const big = path.join(dir, 'A001.mov');
+  await mkdir(dir, { recursive: true });
+  const chunk = randomFillSync(Buffer.alloc(Math.min(CHUNK, sizes.bigBytes)));
+  const handle = await open(big, 'w');
+  for (let at = 0; at < sizes.bigBytes; at += chunk.length) {
+    await handle.write(chunk, 0, Math.min(chunk.length, sizes.bigBytes - at), at);
+  }
+  await handle.close();
+  const frames: DiskFile[] = [];
+  for (let i = 0; i < sizes.count; i++) {
+    const name = `frames/d${String(Math.floor(i / sizes.perFolder)).padStart(3, '0')}/f${String(i).padStart(5, '0')}.bin`;
+    const file = path.join(dir, name);
+    if (i % sizes.perFolder === 0) await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, randomFillSync(Buffer.alloc(sizes.size)));
+    frames.push({ file, name, size: sizes.size });
+  }
+  return {
+    big: { file: big, name: 'A001.mov', size: sizes.bigBytes } satisfies DiskFile,
+    framesDir: path.join(dir, 'frames'),
+    frames,
+  };
+}
+
+/** Runs a command to its end; answers its stdout, or rejects with its stderr. */
+function exec(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(out)
+        : reject(new Error(`${command} exited ${code}: ${err.slice(-2000)}`)),
+    );
+  });
+}
+
+/**
+ * The large file PUT as `parts` ranges at once by as many curl processes, each reading its range
+ * from the file through `dd` (curl uploads whole files only) with its length declared, so the
+ * request is not chunked (and sent at once, without waiting for `100 Continue`, as a browser does).
+ */
+export async function curlSlices(big: DiskFile, parts: number, urlOf: (name: string) => string) {
+  const size = Math.ceil(big.size / parts);
+  const started = performance.now();
+  const statuses = await Promise.all(
+    Array.from({ length: parts }, (_, i) => {
+      const length = Math.min(big.size, (i + 1) * size) - i * size;
+      const script =
+        `dd if="$1" bs=1M iflag=skip_bytes,count_bytes skip=${i * size} count=${length} status=none` +
+        ` | curl -sS -T - -H "Content-Length: ${length}" -H "Transfer-Encoding:" -H "Expect:"` +
+        ` -o /dev/null -w '%{http_code}' "$2"`;
+      return exec('sh', ['-c', script, 'sh', big.file, urlOf(`curl/part-${i}`)]);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (statuses.some((s) => !s.startsWith('2'))) throw new Error(`curl PUTs answered ${statuses}`);
+  return { seconds, requests: { storage: parts } };
+}
+
+/** One PUT per file by one curl with `parallel` transfers at once (`--parallel`). */
+export async function curlPerFile(
+  files: readonly DiskFile[],
+  parallel: number,
+  urlOf: (name: string) => string,
+  configFile: string,
+) {
+  const quote = (s: string) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+  const config = files
+    .map(
+      (f) =>
+        `url = ${quote(urlOf(`curl/${f.name}`))}\nupload-file = ${quote(f.file)}\noutput = "/dev/null"\n`,
+    )
+    .join('');
+  await writeFile(configFile, config);
+  const started = performance.now();
+  const out = await exec('curl', [
+    '--parallel',
+    '--parallel-max',
+    String(parallel),
+    '-sS',
+    '-K',
+    configFile,
+    '-w',
+    '%{http_code}\\n',
+  ]);
+  const seconds = (performance.now() - started) / 1000;
+  const stored = out.split('\n').filter((s) => s.startsWith('2')).length;
+  if (stored !== files.length) throw new Error(`curl stored ${stored} of ${files.length} files`);
+  return { seconds, files: stored, requests: { storage: files.length } };
+}
+
+export type NodeSent = {
+  seconds: number;
+  files: number;
+  client_cpu_s: number;
+  client_peak_rss_mib: number;
+  workers: number;
+  slab_files: boolean;
+  objects: Record<string, number>;
+  requests: Record<string, number>;
+};
+
+/**
+ * One upload through the engine's Node entry in a process of its own (node-send.ts): answers
+ * once it has picked the files and created the package; `go` starts the upload.
+ */
+export async function nodeEngine(
+  origin: string,
+  password: string,
+  paths: string[],
+  ledgerFile: string,
+): Promise<{ go: () => Promise<NodeSent> }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./node-send.ts', import.meta.url)),
+      JSON.stringify({ origin, password, paths, ledgerFile }),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.startsWith('ready\n')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`node-send exited ${code} before it was ready`)));
+  });
+  return {
+    async go() {
+      child.stdin.end('go\n');
+      const code = await exited;
+      if (code !== 0) throw new Error(`node-send exited ${code}`);
+      return JSON.parse(out.trim().split('\n').at(-1)!) as NodeSent;
+    },
+  };
+}
+
+/** The `filerunner` command of apps/cli, when that workspace exists (node and its arguments). */
+export async function cliCommand(): Promise<string[] | null> {
+  const manifest = path.join(REPO, 'apps/cli/package.json');
+  if (!existsSync(manifest)) return null;
+  const { bin } = JSON.parse(await readFile(manifest, 'utf8')) as {
+    bin?: string | Record<string, string>;
+  };
+  const entry = typeof bin === 'string' ? bin : bin?.filerunner;
+  if (!entry) return null;
+  const file = path.join(REPO, 'apps/cli', entry);
+  return file.endsWith('.ts') ? ['--import', 'tsx', file] : [file];
+}
+
+/**
+ * `filerunner send` as a sender scripts it, timed as a whole process (start-up, create, upload,
+ * finalise); its resume ledgers go to `stateHome`.
+ */
+export async function cliSend(
+  command: string[],
+  target: { origin: string; apiKey: string; recipient: string; stateHome: string },
+  paths: string[],
+) {
+  const started = performance.now();
+  await exec(
+    process.execPath,
+    [
+      ...command,
+      'send',
+      '--contract',
+      'demo',
+      '--to',
+      target.recipient,
+      '--name',
+      'CLI',
+      '--quiet',
+      '--no-resume',
+      ...paths,
+    ],
+    {
+      ...process.env,
+      FILERUNNER_URL: target.origin,
+      FILERUNNER_API_KEY: target.apiKey,
+      XDG_STATE_HOME: target.stateHome,
+    },
+  );
+  return { seconds: (performance.now() - started) / 1000 };
+}

@@ -1,0 +1,33 @@
+/**
+ * What the bench page (page.ts) offers the bench through `page.evaluate`, in types free of the
+ * DOM, so the bench's Node side can call it typed.
+ */
+
+/** Files to write into the origin-private file system (opfs-writer.ts). */
+export type WriteOrder =
+  | { kind: 'file'; path: string; size: number }
+  | { kind: 'folder'; path: string; count: number; size: number; perFolder: number };
+
+/** One upload through the engine: its time and what it sent. */
+export type EngineRun = {
+  seconds: number;
+  files: number;
+  workers: number;
+  slab_files: boolean;
+  objects: { segments: number; slabs: number; form_posts: number };
+  requests: { storage: number; api: number };
+};
+
+/** One bare transfer: plain PUTs to a signed prefix grant. */
+export type BareRun = { seconds: number; files?: number; requests: { storage: number } };
+
+export interface UploadBenchPage {
+  login(email: string, password: string): Promise<void>;
+  writeFiles(order: WriteOrder): Promise<void>;
+  pick(path: string): Promise<{ files: number; bytes: number }>;
+  prepareEngine(path: string): Promise<void>;
+  runEngine(path: string): Promise<EngineRun>;
+  prepareBare(path: string): Promise<void>;
+  bareSlices(path: string, parts: number): Promise<BareRun>;
+  barePerFile(path: string, parallel: number): Promise<BareRun>;
+}

@@ -1,0 +1,305 @@
+import {
+  intendedFilesOf,
+  planUpload,
+  UploadRunner,
+  type HttpClient,
+  type UploadLedger,
+} from '@filerunner/transfer';
+import {
+  FileHandleSource,
+  IndexedDbResumeStore,
+  sourcesFromDirectoryHandle,
+  WorkerFileHasher,
+  XhrHttpClient,
+  type PickedSource,
+} from '@filerunner/transfer/browser';
+import type { BulkResponse } from '@filerunner/protocol';
+import type { EngineRun, UploadBenchPage, WriteOrder } from './api';
+
+/**
+ * The upload bench's page, not part of the product. It sends picked files two ways: through the
+ * transfer engine exactly as the web app runs it (XHR, IndexedDB ledgers, xxh128 in a worker;
+ * see apps/web/src/features/transfers/browser-upload-platform.ts), and as a bare page would,
+ * with fetch PUTs of the same `File`s to a signed prefix grant. The bench drives it with
+ * `page.evaluate`; the files come from the origin-private file system, written beforehand.
+ */
+
+const CLIENT_VERSION = 'bench';
+const HOUR = 3_600_000;
+/** Where an upload stops moving by itself: done, or waiting for the person. */
+const settled = ['COMPLETED', 'FORCE_COMPLETED', 'FAILED', 'INCOMPLETE'];
+const STALL_MS = 60_000;
+
+interface ContractView {
+  slug: string;
+  settings: { use_slab_files: boolean; number_of_upload_workers: number };
+}
+interface CreatedPackage {
+  slug: string;
+  name: string;
+  contract: { slug: string };
+  session_id: string;
+}
+
+async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`/api${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-client-version': CLIENT_VERSION },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Writes files into the origin-private file system in a worker (unmeasured preparation). */
+function writeFiles(order: WriteOrder): Promise<void> {
+  const worker = new Worker(new URL('./opfs-writer.ts', import.meta.url), { type: 'module' });
+  return new Promise<void>((resolve, reject) => {
+    worker.onmessage = ({ data }: MessageEvent<{ ok: boolean; message?: string }>) => {
+      worker.terminate();
+      if (data.ok) resolve();
+      else reject(new Error(data.message));
+    };
+    worker.postMessage(order);
+  });
+}
+
+/** The picked files, by the name they were picked under; picking is not measured. */
+const picked = new Map<string, PickedSource[]>();
+
+/** Picks a file or folder of the private file system, as the picker's handles give it. */
+async function pick(path: string): Promise<{ files: number; bytes: number }> {
+  const parts = path.split('/');
+  let folder = await navigator.storage.getDirectory();
+  for (const name of parts.slice(0, -1)) folder = await folder.getDirectoryHandle(name);
+  const name = parts.at(-1)!;
+  const entry = await folder.getFileHandle(name).catch(() => folder.getDirectoryHandle(name));
+  const sources =
+    entry.kind === 'file'
+      ? [await FileHandleSource.open(entry as FileSystemFileHandle, name)]
+      : await sourcesFromDirectoryHandle(entry as FileSystemDirectoryHandle);
+  picked.set(path, sources);
+  return { files: sources.length, bytes: sources.reduce((sum, s) => sum + s.size, 0) };
+}
+
+/** Creates a package of `sources` for the demo recipient, as the Share screen does. */
+async function createPackage(name: string, files: ReturnType<typeof intendedFilesOf>) {
+  type Group = { members: { id: number; email: string }[] };
+  const groups = await api<Group[]>('GET', '/contracts/demo/recipients/');
+  const recipient = groups.flatMap((g) => g.members).find((m) => m.email.startsWith('recipient'));
+  return api<CreatedPackage>('POST', '/packages/create/', {
+    contract: 'demo',
+    name,
+    recipients: [{ id: recipient!.id }],
+    valid_from: new Date().toISOString(),
+    valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
+    ...files,
+  });
+}
+
+/** The engine's requests now on their way (method and path), named when an upload stalls. */
+const inFlight = new Set<string>();
+
+/** An HTTP client that counts what it sends: storage requests apart from API calls. */
+function counted(inner: HttpClient) {
+  const requests = { storage: 0, api: 0 };
+  const http: HttpClient = {
+    request(request) {
+      const path = new URL(request.url, location.href).pathname;
+      if (path.startsWith('/api/')) requests.api++;
+      else requests.storage++;
+      const name = `${request.method} ${path}`;
+      inFlight.add(name);
+      const sent = inner.request(request);
+      void sent.finally(() => inFlight.delete(name)).catch(() => undefined);
+      return sent;
+    },
+  };
+  return { http, requests };
+}
+
+// One platform for the page, as the web app makes one: the worker and database stay open.
+const resumeStore = new IndexedDbResumeStore<UploadLedger>();
+const hasher = new WorkerFileHasher();
+
+/** Runners made ready by `prepareEngine` and prefix grants by `prepareBare`, by picked path. */
+const runners = new Map<
+  string,
+  { runner: UploadRunner; report: () => Omit<EngineRun, 'seconds' | 'files'> }
+>();
+const grants = new Map<string, (name: string) => string>();
+
+/**
+ * Makes the engine ready to send the picked files with the contract's settings (slab files on
+ * or off, its number of upload workers): plans them and creates the package, as the Share
+ * screen does before the upload starts. Not measured.
+ */
+async function prepareEngine(path: string) {
+  const sources = picked.get(path)!;
+  const contracts = await api<ContractView[]>('GET', '/contracts/');
+  const { settings } = contracts.find((c) => c.slug === 'demo')!;
+  const plan = planUpload(sources, { useSlabFiles: settings.use_slab_files });
+  const pkg = await createPackage(`Engine ${path}`, intendedFilesOf(plan));
+  const { http, requests } = counted(new XhrHttpClient());
+  const runner = new UploadRunner(
+    {
+      api: { baseUrl: '/api', headers: { 'x-client-version': CLIENT_VERSION } },
+      plan,
+      package: pkg,
+      workers: settings.number_of_upload_workers,
+    },
+    { http, joinBlob: (parts) => new Blob(parts), resumeStore, hasher },
+  );
+  const report = () => ({
+    workers: settings.number_of_upload_workers,
+    slab_files: settings.use_slab_files,
+    objects: {
+      segments: plan.largeFiles.reduce((sum, l) => sum + l.segments.length, 0),
+      slabs: plan.slabs.length,
+      form_posts: plan.batches.length,
+    },
+    requests,
+  });
+  runners.set(path, { runner, report });
+}
+
+/** Rejects when the upload's progress has not moved for STALL_MS, naming what is in flight. */
+function stallWatch(runner: UploadRunner) {
+  let last = '';
+  let since = performance.now();
+  let timer = 0;
+  const promise = new Promise<never>((_, reject) => {
+    timer = window.setInterval(() => {
+      const { progress, status } = runner.record;
+      const now = `${status} ${progress.completedFiles} ${progress.completedBytes}`;
+      if (now !== last) [last, since] = [now, performance.now()];
+      if (performance.now() - since < STALL_MS) return;
+      runner.cancel();
+      const waiting = [...inFlight].slice(0, 5).join(', ') || 'nothing';
+      const done = `${progress.completedFiles} of ${progress.totalFiles} files`;
+      reject(
+        new Error(
+          `no progress for ${STALL_MS / 1000} s (${status}, ${done}; in flight: ${waiting})`,
+        ),
+      );
+    }, 1000);
+  });
+  return { promise, stop: () => window.clearInterval(timer) };
+}
+
+/**
+ * Runs the prepared upload; the time runs from the runner's start to COMPLETED: grants, bytes,
+ * hashes, reports, finalise.
+ */
+async function runEngine(path: string): Promise<EngineRun> {
+  const { runner, report } = runners.get(path)!;
+  runners.delete(path);
+  const started = performance.now();
+  // Status changes (a retry, a failure) go to the bench's log; progress does not.
+  let status = '';
+  const stop = runner.subscribe((r) => {
+    if (r.status === status) return;
+    status = r.status;
+    console.warn(`upload ${r.status}${r.error ? `: ${r.error}` : ''}`);
+  });
+  void runner.start();
+  // A failed upload waits for the person's retry, a stalled one forever; the bench stops there.
+  const stalled = stallWatch(runner);
+  const record = await Promise.race([
+    runner.when((r) => settled.includes(r.status)),
+    stalled.promise,
+  ]).finally(() => {
+    stalled.stop();
+    stop();
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (record.status !== 'COMPLETED') {
+    runner.cancel();
+    const failed = record.failedFiles.length;
+    throw new Error(`the upload ended ${record.status} (${failed} files failed): ${record.error}`);
+  }
+  return { seconds, files: record.progress.completedFiles, ...report() };
+}
+
+/** A prefix PUT grant for a fresh package of the picked files, for the bare PUTs. Not measured. */
+async function prepareBare(path: string) {
+  const sources = picked.get(path)!;
+  const files = {
+    expected_files: sources.length,
+    expected_size: sources.reduce((sum, s) => sum + s.size, 0),
+    intended_files: sources.map((s) => ({ filename: s.path, size: s.size })),
+  };
+  const pkg = await createPackage(`Bare ${path}`, files);
+  const bulk = await api<BulkResponse>('POST', `/packages/${pkg.slug}/bulk/`, {
+    batches: [],
+    large_file_total_size: files.expected_size,
+  });
+  const t = bulk.tempurl_data;
+  const query = new URL(t.temp_url, location.href).search;
+  const encode = (name: string) => name.split('/').map(encodeURIComponent).join('/');
+  grants.set(path, (name) => `${t.swift_endpoint}${t.swift_path}${encode(name)}${query}`);
+}
+
+async function put(url: string, body: Blob) {
+  const response = await fetch(url, { method: 'PUT', body });
+  if (!response.ok) throw new Error(`PUT answered ${response.status}`);
+}
+
+/** The picked file PUT as `parts` slices at once, each its own object: no engine at all. */
+async function bareSlices(path: string, parts: number) {
+  const [source] = picked.get(path)!;
+  const urlOf = grants.get(path)!;
+  const { size } = source!;
+  const part = Math.ceil(size / parts);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: parts }, (_, i) =>
+      put(urlOf(`bare/part-${i}`), source!.slice(i * part, Math.min(size, (i + 1) * part))),
+    ),
+  );
+  return { seconds: (performance.now() - started) / 1000, requests: { storage: parts } };
+}
+
+/** One PUT per picked file, `parallel` at once: no engine, no reports. */
+async function barePerFile(path: string, parallel: number) {
+  const sources = picked.get(path)!;
+  const urlOf = grants.get(path)!;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < sources.length) {
+        const source = sources[next++]!;
+        await put(urlOf(`bare/${source.path}`), source.slice(0, source.size));
+      }
+    }),
+  );
+  return {
+    seconds: (performance.now() - started) / 1000,
+    files: sources.length,
+    requests: { storage: sources.length },
+  };
+}
+
+async function login(email: string, password: string) {
+  await api<unknown>('POST', '/authenticate/', { email, password });
+}
+
+const bench: UploadBenchPage = {
+  login,
+  writeFiles,
+  pick,
+  prepareEngine,
+  runEngine,
+  prepareBare,
+  bareSlices,
+  barePerFile,
+};
+declare global {
+  interface Window {
+    bench: UploadBenchPage;
+  }
+}
+
+window.bench = bench;

@@ -1,0 +1,111 @@
+/**
+ * Upload throughput of the transfer engine beside raw baselines in the same run, against the
+ * server in its own process on the embedded defaults (embedded PostgreSQL, embedded store):
+ *
+ * - In headless Chromium, on a page built with Vite that runs the engine as the web app does
+ *   (XHR, IndexedDB ledgers, xxh128 in a worker), files read from the origin-private file system:
+ *   one large file against a bare page PUTting the same `File` in 4 slices at once; many small
+ *   files (FormPost batches, and slab objects with the contract's use_slab_files on) against one
+ *   fetch PUT per file, 10 at once. The page's JS heap is sampled throughout.
+ * - Through the engine's Node entry (files on disk), the same two against curl: 4 curl processes
+ *   PUTting 4 ranges of the file, and one `curl --parallel` PUT per file, 10 at once; and the
+ *   `filerunner` CLI when apps/cli exists.
+ *
+ * Every figure carries the CPU seconds of the server, its database and the client over the
+ * transfer, the server's peak RSS, the disk's writes and busy time, and the limit they point to.
+ *
+ *   node --import tsx bench/upload/run.ts [--big-mib 2048] [--small-files 10000] [--small-kib 10]
+ *                                         [--runs 1] [--only browser,node]
+ *
+ * Prints one JSON document on stdout; progress goes to stderr.
+ */
+import { rm } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stopEmbeddedPostgres } from '../../apps/server/src/db/embedded-postgres';
+import { tempDataParent } from '../../apps/server/test/temp-data-dir';
+import { option } from '../options';
+import { freePort, run, startServer, stopServer } from '../storage/processes';
+import { apiSession } from './api-session';
+import { buildPage } from './browser';
+import { browserCases } from './browser-cases';
+import { nodeCases } from './node-cases';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const MiB = 1024 * 1024;
+const PASSWORD = 'bench-Password-1!';
+
+const sizes = {
+  bigBytes: Number(option('big-mib', '2048')) * MiB,
+  count: Number(option('small-files', '10000')),
+  size: Number(option('small-kib', '10')) * 1024,
+  perFolder: 100,
+};
+const runs = Number(option('runs', '1'));
+const only = option('only', 'browser,node').split(',');
+const log = (message: string) => process.stderr.write(`bench/upload: ${message}\n`);
+
+async function main(): Promise<void> {
+  const workDir = await tempDataParent('bench-upload-');
+  const dataDir = path.join(workDir, 'data');
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    log('building the bench page');
+    await buildPage(path.join(workDir, 'page'));
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: origin,
+      SEED_DEMO: 'true',
+      DEMO_PASSWORD: PASSWORD,
+      LOG_LEVEL: 'warn',
+      WEB_DIST: path.join(workDir, 'page'),
+    };
+    delete env.DATABASE_URL;
+    log('starting the server (embedded PostgreSQL, embedded store)');
+    server = await startServer(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')],
+      async () => (await fetch(`${origin}/healthcheck`)).ok,
+      { cwd: path.join(REPO, 'apps/server'), env },
+    );
+    const setup = {
+      origin,
+      password: PASSWORD,
+      workDir,
+      parties: { server: server.pid!, dataDir },
+      admin: await apiSession(origin, 'admin@example.com', PASSWORD),
+      sender: await apiSession(origin, 'sender@example.com', PASSWORD),
+      sizes,
+      runs,
+      log,
+    };
+    const chromium = await run('/usr/bin/chromium', ['--version']).catch(() => ({ stdout: '' }));
+    const output = {
+      measured_at: new Date().toISOString(),
+      machine: { cpus: cpus().length, node: process.version, chromium: chromium.stdout.trim() },
+      method:
+        'server (embedded PostgreSQL, embedded store) in its own process on 127.0.0.1; the package is created and grants for baselines taken before the clock starts; the engine is timed from its start to COMPLETED (grants, bytes, xxh128 of every file, reports, finalise), baselines over their PUTs only; `sync` before each transfer; CPU seconds and the server peak RSS (VmHWM reset) from /proc over the transfer',
+      sizes: {
+        large_file_mib: sizes.bigBytes / MiB,
+        small_files: sizes.count,
+        small_file_kib: sizes.size / 1024,
+      },
+      runs,
+      ...(only.includes('browser') ? { browser: await browserCases(setup) } : {}),
+      ...(only.includes('node') ? { node: await nodeCases(setup) } : {}),
+    };
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+  } finally {
+    if (server) await stopServer(server);
+    await stopEmbeddedPostgres(dataDir).catch(() => undefined);
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+await main();
