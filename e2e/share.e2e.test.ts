@@ -267,7 +267,7 @@ describe('the Share screen', () => {
       .toBe('');
     await expect
       .poll(() => page.getByTestId('sent-status').innerText(), { timeout: 60_000 })
-      .toBe('Sent: the recipients have been emailed');
+      .toBe('Your package has been sent. The recipients have been emailed.');
 
     const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
     const slug = new URL(link).pathname.split('/').at(-1)!;

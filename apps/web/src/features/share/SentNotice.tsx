@@ -1,22 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
-import type { UploadRecord } from '@filerunner/transfer';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { uploadQueueOpened } from '../transfers/transfers-slice';
-
-const statusText: Record<UploadRecord['status'], string> = {
-  QUEUED: 'Queued',
-  UPLOADING: 'Uploading',
-  RETRYING: 'Retrying',
-  PAUSED: 'Paused',
-  UPLOADED: 'Uploaded',
-  COMPLETING: 'Completing',
-  COMPLETED: 'Sent: the recipients have been emailed',
-  FORCE_COMPLETED: 'Sent without the failed files: the recipients have been emailed',
-  INCOMPLETE: 'We experienced an issue completing your package',
-  FAILED: 'We failed to upload some of your files',
-};
+import {
+  bannerOf,
+  sentMessageOf,
+  uploadPercent,
+  uploadStatusLabel,
+} from '../transfers/upload-panel-model';
 
 /**
  * After a send: the package just handed to the upload queue, how far it has got, and a link to
@@ -25,10 +17,12 @@ const statusText: Record<UploadRecord['status'], string> = {
 export function SentNotice(props: { id: string; name: string; onClose: () => void }) {
   const dispatch = useAppDispatch();
   const record = useAppSelector((s) => s.uploads.records[props.id]);
-  const { totalBytes, completedBytes } = record?.progress ?? { totalBytes: 0, completedBytes: 0 };
-  const percent = totalBytes > 0 ? Math.floor((completedBytes / totalBytes) * 100) : 0;
+  const percent = record ? uploadPercent(record) : 0;
   const status = record?.status ?? 'QUEUED';
   const trouble = status === 'FAILED' || status === 'INCOMPLETE';
+  // The same words the transfer panel uses for the same upload.
+  const text =
+    (record && (sentMessageOf(record) ?? bannerOf(record)?.text)) ?? uploadStatusLabel[status];
 
   return (
     <Alert
@@ -43,7 +37,7 @@ export function SentNotice(props: { id: string; name: string; onClose: () => voi
     >
       Your package "{props.name}" is in the upload queue.{' '}
       <span data-testid="sent-status">
-        {statusText[status]}
+        {text}
         {status === 'UPLOADING' ? ` ${percent}%` : ''}
       </span>
       {(status === 'UPLOADING' || status === 'QUEUED') && (
