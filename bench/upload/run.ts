@@ -50,6 +50,16 @@ async function main(): Promise<void> {
   const workDir = await tempDataParent('bench-upload-');
   const dataDir = path.join(workDir, 'data');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  const cleanUp = async () => {
+    if (server) await stopServer(server);
+    await stopEmbeddedPostgres(dataDir).catch(() => undefined);
+    await rm(workDir, { recursive: true, force: true });
+  };
+  // Stopped early (Ctrl-C): the server, its database and the files go too; playwright closes
+  // Chromium as this process exits.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  }
   try {
     log('building the bench page');
     await buildPage(path.join(workDir, 'page'));
@@ -102,9 +112,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
   } finally {
-    if (server) await stopServer(server);
-    await stopEmbeddedPostgres(dataDir).catch(() => undefined);
-    await rm(workDir, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 

@@ -22,6 +22,7 @@ const syncAccess = (handle: FileSystemFileHandle) =>
     handle as FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle> }
   ).createSyncAccessHandle();
 const CHUNK = 8 * 1024 * 1024;
+const FILES_IN_FLIGHT = 8;
 
 /** Random bytes (getRandomValues fills at most 64 KiB per call). */
 function randomBytes(size: number): Uint8Array<ArrayBuffer> {
@@ -51,7 +52,6 @@ async function writeFile(
     access.truncate(0);
     let at = 0;
     for (const chunk of chunks()) at += access.write(chunk, { at });
-    access.flush();
   } finally {
     access.close();
   }
@@ -68,16 +68,25 @@ async function writeLargeFile(path: string, size: number) {
   });
 }
 
-/** `count` files of random bytes in subfolders of `perFolder` files, as a camera's frames. */
+/**
+ * `count` files of random bytes in subfolders of `perFolder` files, as a camera's frames; a few
+ * at a time, since each file's creation waits on the browser's storage process.
+ */
 async function writeFolder(path: string, count: number, size: number, perFolder: number) {
-  let folder: FileSystemDirectoryHandle | undefined;
-  for (let i = 0; i < count; i++) {
-    if (i % perFolder === 0) {
-      folder = await folderOf(`${path}/d${String(i / perFolder).padStart(3, '0')}`);
-    }
-    const bytes = randomBytes(size);
-    await writeFile(folder!, `f${String(i).padStart(5, '0')}.bin`, () => [bytes]);
+  const folders: FileSystemDirectoryHandle[] = [];
+  for (let i = 0; i * perFolder < count; i++) {
+    folders.push(await folderOf(`${path}/d${String(i).padStart(3, '0')}`));
   }
+  let next = 0;
+  const writer = async () => {
+    while (next < count) {
+      const i = next++;
+      const bytes = randomBytes(size);
+      const folder = folders[Math.floor(i / perFolder)]!;
+      await writeFile(folder, `f${String(i).padStart(5, '0')}.bin`, () => [bytes]);
+    }
+  };
+  await Promise.all(Array.from({ length: FILES_IN_FLIGHT }, writer));
 }
 
 async function write(order: WriteOrder) {
