@@ -1,12 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_KEY_SCHEME, CLIENT_VERSION_HEADER, messages } from '@filerunner/protocol';
 import type { ApiKeyStore } from '../modules/apikeys';
-import { SESSION_COOKIE, type SessionStore, type UserRow } from '../modules/accounts';
+import {
+  SESSION_COOKIE,
+  type CallerMembership,
+  type SessionStore,
+  type UserRow,
+} from '../modules/accounts';
 import { ApiError } from './errors';
 
 /** Who is calling: a user by session cookie or by API key. */
 export interface Principal {
   user: UserRow;
+  /** The user's memberships as they stood when the request came in, read with the credential. */
+  memberships: CallerMembership[];
   via: 'session' | 'api_key';
   /** Hash of the session token, when the caller came with a cookie. */
   sessionHash?: string;
@@ -36,11 +43,11 @@ export function installAuth(
   app.addHook('onRequest', async (request) => {
     const authorization = request.headers.authorization;
     if (authorization?.startsWith(`${API_KEY_SCHEME} `)) {
-      const user = await deps.apiKeys.userOfKey(
+      const caller = await deps.apiKeys.userOfKey(
         authorization.slice(API_KEY_SCHEME.length + 1).trim(),
       );
-      if (!user) throw ApiError.detail(401, 'unauthenticated', messages.auth.invalidApiKey);
-      request.principal = { user, via: 'api_key' };
+      if (!caller) throw ApiError.detail(401, 'unauthenticated', messages.auth.invalidApiKey);
+      request.principal = { ...caller, via: 'api_key' };
       return;
     }
     if (!SAFE_METHODS.has(request.method) && !request.headers[CLIENT_VERSION_HEADER]) {
@@ -52,6 +59,7 @@ export function installAuth(
     if (session) {
       request.principal = {
         user: session.user,
+        memberships: session.memberships,
         via: 'session',
         sessionHash: session.hash,
         sessionExpiresAt: session.expiresAt,

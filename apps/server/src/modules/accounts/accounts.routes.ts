@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { ApiError, parse } from '../../http/errors';
 import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
-import { membershipsOfUser } from '../memberships/memberships.repository';
+import { callerMemberships, membershipsFrom } from '../memberships/memberships.repository';
 import { findUserByUid, updateUser } from './accounts.repository';
 import {
   activate,
@@ -42,8 +42,9 @@ export async function accountsRoutes(app: FastifyInstance, opts: { ctx: AppConte
     const { email, password } = request.body;
     const { user, session } = await authenticate(ctx, email, password, request.ip);
     setSessionCookie(reply, session.token, session.expiresAt);
-    request.principal = { user, via: 'session', sessionExpiresAt: session.expiresAt };
-    return presentUser(ctx, user);
+    const memberships = await callerMemberships(ctx.db, user.id);
+    request.principal = { user, memberships, via: 'session', sessionExpiresAt: session.expiresAt };
+    return presentUser(user, memberships);
   });
 
   serve(app, accountRoutes.logout, async (request, reply) => {
@@ -69,16 +70,19 @@ export async function accountsRoutes(app: FastifyInstance, opts: { ctx: AppConte
     setSessionCookie(reply, token, expiresAt);
   });
 
-  serve(app, accountRoutes.user, async (request) => presentUser(ctx, requireUser(request).user));
+  serve(app, accountRoutes.user, async (request) => {
+    const { user, memberships } = requireUser(request);
+    return presentUser(user, memberships);
+  });
 
   // Multipart: the form is read here, as the avatar file travels beside the text fields.
   serve(app, accountRoutes.updateProfile, async (request) => {
-    const { user } = requireUser(request);
+    const { user, memberships } = requireUser(request);
     if (!request.isMultipart())
       throw ApiError.fields({ non_field_errors: ['Send the profile as form data.'] });
     const { fields, avatar } = await readProfileForm(request);
     const changes = parse(profileUpdateFields, fields);
-    return presentUser(ctx, await updateProfile(ctx, user, changes, avatar));
+    return presentUser(await updateProfile(ctx, user, changes, avatar), memberships);
   });
 
   serve(app, accountRoutes.avatar, async (request, reply) => {
@@ -88,10 +92,10 @@ export async function accountsRoutes(app: FastifyInstance, opts: { ctx: AppConte
   });
 
   serve(app, accountRoutes.updateSettings, async (request) => {
-    const { user } = requireUser(request);
+    const { user, memberships } = requireUser(request);
     return presentUser(
-      ctx,
       await updateUser(ctx.db, user.id, { showSelectStorage: request.body.show_select_storage }),
+      memberships,
     );
   });
 
@@ -150,6 +154,6 @@ export async function accountsRoutes(app: FastifyInstance, opts: { ctx: AppConte
   });
 
   serve(app, accountRoutes.memberships, async (request) =>
-    membershipsOfUser(ctx.db, requireUser(request).user.id),
+    membershipsFrom(requireUser(request).memberships),
   );
 }

@@ -4,7 +4,7 @@ import { users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import { activationMail, passwordChangedMail, resetMail } from '../../notify/account-mails';
 import { markMembershipsActive } from '../memberships/member-view';
-import { membershipsOfUser } from '../memberships/memberships.repository';
+import type { CallerMembership } from '../memberships/memberships.repository';
 import {
   consumeToken,
   findUserByEmail,
@@ -17,9 +17,12 @@ import { loginLimits } from './login-limits';
 import { decoyHash, hashPassword, passwordMatches, passwordProblem } from './passwords';
 import type { UserRow } from './sessions';
 
-/** The user as the web app reads it; permissions summarise every enabled membership. */
-export async function presentUser(ctx: AppContext, row: UserRow): Promise<User> {
-  const memberships = (await membershipsOfUser(ctx.db, row.id)).filter((m) => m.enabled);
+/**
+ * The user as the web app reads it; permissions summarise every enabled membership. The
+ * memberships are the caller's, read with the session or key (or on their own at login).
+ */
+export function presentUser(row: UserRow, all: CallerMembership[]): User {
+  const memberships = all.filter((m) => m.enabled);
   return {
     id: row.id,
     uid: row.uid,
@@ -36,7 +39,7 @@ export async function presentUser(ctx: AppContext, row: UserRow): Promise<User> 
     send: memberships.some((m) => m.send),
     receive: memberships.length > 0,
     enabled: memberships.length > 0,
-    groups: [...new Set(memberships.flatMap((m) => m.groups.map((g) => g.name)))],
+    groups: [...new Set(memberships.flatMap((m) => m.groups))],
     created_date: row.createdAt.toISOString(),
   };
 }

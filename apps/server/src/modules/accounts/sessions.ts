@@ -2,8 +2,11 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
+import { announceSessionsEnded } from '../../realtime/announce';
+import { callerMembershipsOf, type CallerMembership } from '../memberships/memberships.repository';
 
 export type UserRow = typeof users.$inferSelect;
+export type { CallerMembership };
 
 export const SESSION_COOKIE = 'filerunner_session';
 
@@ -17,8 +20,8 @@ export interface SessionLifetime {
 /** Sessions live in the database so that any app node can serve any request. */
 export class SessionStore {
   /**
-   * The live session of a token hash, with its user: every signed-in request runs it, so it is
-   * built once (and PostgreSQL plans it once per connection) rather than on each call.
+   * The live session of a token hash, with its user and the user's memberships: every signed-in
+   * request runs it, so it is one statement, built once (and planned once per connection).
    */
   private readonly liveSession;
 
@@ -27,7 +30,12 @@ export class SessionStore {
     private readonly lifetime: SessionLifetime,
   ) {
     this.liveSession = db
-      .select({ user: users, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
+      .select({
+        user: users,
+        memberships: callerMembershipsOf(users.id),
+        expiresAt: sessions.expiresAt,
+        createdAt: sessions.createdAt,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
@@ -56,7 +64,12 @@ export class SessionStore {
    * The live session of a cookie token with its user, or null. A session older than the
    * maximum age (possible when that setting was lowered after its login) ends here.
    */
-  async find(token: string): Promise<{ user: UserRow; expiresAt: Date; hash: string } | null> {
+  async find(token: string): Promise<{
+    user: UserRow;
+    memberships: CallerMembership[];
+    expiresAt: Date;
+    hash: string;
+  } | null> {
     const hash = tokenHash(token);
     // A placeholder's value reaches the driver as it is, so the time goes as text.
     const [row] = await this.liveSession.execute({ hash, now: new Date().toISOString() });
@@ -65,7 +78,7 @@ export class SessionStore {
       await this.end(hash);
       return null;
     }
-    return { user: row.user, expiresAt: row.expiresAt, hash };
+    return { user: row.user, memberships: row.memberships, expiresAt: row.expiresAt, hash };
   }
 
   /**
@@ -89,11 +102,14 @@ export class SessionStore {
 
   async end(hash: string): Promise<void> {
     await this.db.delete(sessions).where(eq(sessions.tokenHash, hash));
+    // Realtime sockets opened with this session close on every server process.
+    await announceSessionsEnded(this.db, { sessionHash: hash });
   }
 
   /** Signs the user out everywhere; `db` is the caller's transaction when it has one. */
   async endAllOf(userId: number, db: Database = this.db): Promise<void> {
     await db.delete(sessions).where(eq(sessions.userId, userId));
+    await announceSessionsEnded(db, { userId });
   }
 
   /** A session length from now, or the session's maximum age if that comes first. */

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import { apiKeys, users } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import type { UserRow } from '../accounts/sessions';
+import { callerMembershipsOf, type CallerMembership } from '../memberships/memberships.repository';
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -21,12 +22,20 @@ function toApiKey(row: ApiKeyRow): ApiKey {
 
 /** API keys are stored as SHA-256 only; the key itself exists once, in the create answer. */
 export class ApiKeyStore {
-  /** The live key of a hash with its user: built once, as every call by a script runs it. */
+  /**
+   * The live key of a hash with its user and the user's memberships: one statement, built once,
+   * as every call by a script runs it.
+   */
   private readonly liveKey;
 
   constructor(private readonly db: Database) {
     this.liveKey = db
-      .select({ user: users, id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt })
+      .select({
+        user: users,
+        memberships: callerMembershipsOf(users.id),
+        id: apiKeys.id,
+        lastUsedAt: apiKeys.lastUsedAt,
+      })
       .from(apiKeys)
       .innerJoin(users, eq(users.id, apiKeys.userId))
       .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
@@ -75,8 +84,8 @@ export class ApiKeyStore {
     return revoked.length;
   }
 
-  /** The user a live key belongs to; a revoked key answers null at once. */
-  async userOfKey(key: string): Promise<UserRow | null> {
+  /** The user a live key belongs to, with their memberships; a revoked key answers null at once. */
+  async userOfKey(key: string): Promise<{ user: UserRow; memberships: CallerMembership[] } | null> {
     const [row] = await this.liveKey.execute({ hash: tokenHash(key) });
     if (!row) return null;
     // Recorded at most once a minute, so a busy script does not turn every request into a
@@ -93,6 +102,6 @@ export class ApiKeyStore {
           ),
         );
     }
-    return row.user;
+    return { user: row.user, memberships: row.memberships };
   }
 }

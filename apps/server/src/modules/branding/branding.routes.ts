@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { serve } from '../../http/routes';
-import { contractsOfUser } from '../contracts/contracts.repository';
+import { contractsFrom } from '../contracts/contracts.repository';
 import { contractMember } from '../contracts/contract-access';
 import { brandingAdminOf } from './branding.policy';
 import { brandingOf, brandingsOf, updateBranding } from './branding.service';
@@ -21,8 +21,7 @@ export async function brandingRoutes(app: FastifyInstance, opts: { ctx: AppConte
   const { ctx } = opts;
 
   serve(app, routes.list, async (request) => {
-    const { user } = requireUser(request);
-    return brandingsOf(ctx.db, await contractsOfUser(ctx.db, user.id));
+    return brandingsOf(ctx.db, contractsFrom(requireUser(request).memberships));
   });
 
   serve(

@@ -5,14 +5,14 @@ import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
 import { recipientGroupsFor } from '../recipients/recipients.service';
 import { contractAdmin, contractMember } from './contract-access';
-import { contractsOfUser } from './contracts.repository';
+import { contractsFrom } from './contracts.repository';
 import { updateContractSettings } from './settings.service';
 
 export async function contractsRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
 
   serve(app, contractRoutes.list, async (request) =>
-    contractsOfUser(ctx.db, requireUser(request).user.id),
+    contractsFrom(requireUser(request).memberships),
   );
 
   /** Whom the caller may send to, by group (any member; the group rules decide who is listed). */

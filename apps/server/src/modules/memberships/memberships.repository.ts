@@ -1,7 +1,14 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Membership } from '@filerunner/protocol';
 import { preparedOnce, type Database } from '../../db/client';
-import { contracts, groupMembers, groups, memberships } from '../../db/schema';
+import {
+  contracts,
+  groupMembers,
+  groups,
+  memberships,
+  storageAppGroups,
+  users,
+} from '../../db/schema';
 
 // Membership rows belong to both sides of a user's place in a contract: accounts reads them to
 // summarise a user, contracts to decide what a member may do. Both read them here, so neither of
@@ -33,39 +40,87 @@ export async function membershipBySlug(
   return row;
 }
 
-/** The statement behind `membershipsOfUser`, built once per database handle. */
-const membershipsOfUserStatement = preparedOnce((db) =>
-  db
-    .select({
-      contract: { id: contracts.id, name: contracts.name, slug: contracts.slug },
-      membership: memberships,
-      groupNames: sql<string[]>`coalesce((
+/** A membership as the caller's own requests read it: enough for the summary and the contracts list. */
+export interface CallerMembership {
+  contract: {
+    id: number;
+    slug: string;
+    name: string;
+    service_id: string;
+    enabled: boolean;
+    branding_enabled: boolean;
+    settings: ContractRow['settings'];
+  };
+  admin: boolean;
+  send: boolean;
+  enabled: boolean;
+  master_group: boolean;
+  /** The names of the user's groups in the contract. */
+  groups: string[];
+  storage_app_groups: Array<{ id: number; name: string }>;
+}
+
+/**
+ * Every membership (enabled or not) of the user whose id is `userId` (a column of the outer
+ * query), with its contract, the user's group names and the contract's storage locations, as one
+ * JSON value. The session and API-key lookups select it beside the user, so a signed-in page's
+ * summary and contracts list cost no statement of their own.
+ */
+export function callerMembershipsOf(userId: SQLWrapper): SQL<CallerMembership[]> {
+  // Nested in a second template: drizzle writes the top-level columns of a single-table query's
+  // selection without their table, which would make them ambiguous inside these subqueries.
+  return sql<CallerMembership[]>`${sql`coalesce((
+    select json_agg(json_build_object(
+      'contract', json_build_object(
+        'id', ${contracts.id}, 'slug', ${contracts.slug}, 'name', ${contracts.name},
+        'service_id', ${contracts.serviceId}, 'enabled', ${contracts.enabled},
+        'branding_enabled', ${contracts.brandingEnabled}, 'settings', ${contracts.settings}
+      ),
+      'admin', ${memberships.admin}, 'send', ${memberships.send},
+      'enabled', ${memberships.enabled}, 'master_group', ${memberships.masterGroup},
+      'groups', coalesce((
         select json_agg(${groups.name} order by ${groups.name})
         from ${groupMembers} join ${groups} on ${groups.id} = ${groupMembers.groupId}
         where ${groupMembers.userId} = ${memberships.userId}
           and ${groups.contractId} = ${contracts.id}
-      ), '[]'::json)`,
-    })
-    .from(memberships)
-    .innerJoin(contracts, eq(contracts.id, memberships.contractId))
-    .where(eq(memberships.userId, sql.placeholder('userId')))
-    .orderBy(asc(contracts.name), asc(contracts.id))
+      ), '[]'::json),
+      'storage_app_groups', coalesce((
+        select json_agg(
+          json_build_object('id', ${storageAppGroups.id}, 'name', ${storageAppGroups.name})
+          order by ${storageAppGroups.name}, ${storageAppGroups.id}
+        )
+        from ${storageAppGroups}
+        where ${storageAppGroups.contractId} = ${contracts.id}
+      ), '[]'::json)
+    ) order by ${contracts.name}, ${contracts.id})
+    from ${memberships} join ${contracts} on ${contracts.id} = ${memberships.contractId}
+    where ${memberships.userId} = ${userId}
+  ), '[]'::json)`}`;
+}
+
+/** The statement behind `callerMemberships` for a user other than the caller, built once. */
+const membershipsOfUserStatement = preparedOnce((db) =>
+  db
+    .select({ memberships: callerMembershipsOf(users.id) })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
     .prepare('memberships_of_user'),
 );
 
-/**
- * Every membership of a user (enabled or not), with the names of their groups in it. Every
- * signed-in page asks for the user's summary, which reads this: so it is one statement, built
- * once (and planned once per PostgreSQL connection).
- */
-export async function membershipsOfUser(db: Database, userId: number): Promise<Membership[]> {
-  const rows = await membershipsOfUserStatement(db).execute({ userId });
-  return rows.map(({ contract, membership, groupNames }) => ({
-    contract,
-    admin: membership.admin,
-    send: membership.send,
-    enabled: membership.enabled,
-    master_group: membership.masterGroup,
-    groups: groupNames.map((name) => ({ name })),
+/** Every membership of a user, read on its own (the caller's come with the session lookup). */
+export async function callerMemberships(db: Database, userId: number): Promise<CallerMembership[]> {
+  const [row] = await membershipsOfUserStatement(db).execute({ userId });
+  return row?.memberships ?? [];
+}
+
+/** Memberships as the user's summary lists them. */
+export function membershipsFrom(list: CallerMembership[]): Membership[] {
+  return list.map((m) => ({
+    contract: { id: m.contract.id, name: m.contract.name, slug: m.contract.slug },
+    admin: m.admin,
+    send: m.send,
+    enabled: m.enabled,
+    master_group: m.master_group,
+    groups: m.groups.map((name) => ({ name })),
   }));
 }
