@@ -14,14 +14,14 @@ import { rm } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { eq } from 'drizzle-orm';
-import { API_KEY_SCHEME, CLIENT_VERSION_HEADER } from '@filerunner/protocol';
+import { API_KEY_SCHEME } from '@filerunner/protocol';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { groupMembers, groups, memberships } from '../../apps/server/src/db/schema';
 import { createScratchDatabase } from '../../apps/server/src/db/scratch-database';
-import { createUser, PASSWORD, tempDataParent } from '../../apps/server/test/harness';
+import { createUser, tempDataParent } from '../../apps/server/test/harness';
+import { load, signIn, type Figures } from '../http-load';
 import { hundredths } from '../figures';
 import { option } from '../options';
 import { freePort, startServer, stopServer } from '../storage/processes';
@@ -52,48 +52,6 @@ async function seedUser(env: Record<string, string>): Promise<string> {
   } finally {
     await built.app.close();
   }
-}
-
-/** Logs in through the API; answers the session cookie and a fresh API key. */
-async function signIn(origin: string, email: string) {
-  const headers = { 'content-type': 'application/json', [CLIENT_VERSION_HEADER]: 'bench' };
-  const login = await fetch(`${origin}/api/authenticate/`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (!login.ok) throw new Error(`login answered ${login.status}: ${await login.text()}`);
-  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-  const created = await fetch(`${origin}/api/api_keys/`, {
-    method: 'POST',
-    headers: { ...headers, cookie },
-    body: JSON.stringify({ name: 'bench' }),
-  });
-  if (!created.ok) throw new Error(`API key answered ${created.status}: ${await created.text()}`);
-  const { key } = (await created.json()) as { key: string };
-  return { cookie, key };
-}
-
-interface Figures {
-  requests_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-  non_2xx: number;
-  errors: number;
-}
-
-/** `connections` clients calling one URL for `seconds`, after a short unmeasured warm-up. */
-async function load(url: string, headers: Record<string, string>): Promise<Figures> {
-  const options = { url, headers, connections };
-  await autocannon({ ...options, duration: 2 });
-  const result = await autocannon({ ...options, duration: seconds });
-  return {
-    requests_per_s: hundredths(result.requests.average),
-    p50_ms: result.latency.p50,
-    p99_ms: result.latency.p99,
-    non_2xx: result.non2xx,
-    errors: result.errors,
-  };
 }
 
 async function main(): Promise<void> {
@@ -129,18 +87,18 @@ async function main(): Promise<void> {
       async () => (await fetch(`${origin}/healthcheck`)).ok,
       { cwd: path.join(REPO, 'apps/server'), env: serverEnv },
     );
-    const { cookie, key } = await signIn(origin, email);
+    const { cookie, key } = await signIn(origin, email, { apiKey: true });
 
     const calls: Array<[string, string, Record<string, string>]> = [
       ['healthcheck', '/healthcheck', {}],
       ['user_by_session', '/api/user/', { cookie }],
       ['contracts_by_session', '/api/contracts/', { cookie }],
-      ['user_by_api_key', '/api/user/', { authorization: `${API_KEY_SCHEME} ${key}` }],
+      ['user_by_api_key', '/api/user/', { authorization: `${API_KEY_SCHEME} ${key!}` }],
     ];
     const figures: Record<string, Figures & { ratio_to_healthcheck?: number }> = {};
     for (const [name, url, headers] of calls) {
       if (only.length && !only.includes(name)) continue;
-      figures[name] = await load(origin + url, headers);
+      figures[name] = await load(origin + url, headers, { connections, seconds });
       log(`${name}: ${figures[name].requests_per_s} req/s, p99 ${figures[name].p99_ms} ms`);
     }
     const base = figures.healthcheck;
