@@ -78,10 +78,16 @@ export default tseslint.config(
 
   {
     files: ['apps/web/**/*.{ts,tsx}'],
-    rules: restrictImports([
-      '^@filerunner/server(/|$)|^(\\.\\./)+(apps/)?server/',
-      'The web app never imports the server: it reaches it over HTTP, through the route tables in @filerunner/protocol.',
-    ]),
+    rules: restrictImports(
+      [
+        '^@filerunner/server(/|$)|^(\\.\\./)+(apps/)?server/',
+        'The web app never imports the server: it reaches it over HTTP, through the route tables in @filerunner/protocol.',
+      ],
+      [
+        '^@mui/(material|icons-material)$',
+        "Import MUI per component ('@mui/material/Button', '@mui/icons-material/Inbox'): the barrels pull whole libraries into the first load.",
+      ],
+    ),
   },
 
   {

@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // Unit and integration tests of every workspace; the browser suites live in e2e/ with their own config.
 export default defineConfig({
+  // What the web app's build stamps in (apps/web/vite.config.ts), for the modules that read it.
+  define: { __APP_VERSION__: JSON.stringify('test') },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',

@@ -198,7 +198,7 @@ describe('the Share screen', () => {
     });
     const started = Date.now();
     await folderInput().setInputFiles(frames);
-    await expect.poll(fileCount, { timeout: 60_000 }).toBe('10,000 files, 106 KB');
+    await expect.poll(fileCount, { timeout: 60_000 }).toBe('10,000 files, 109 KB');
     const pickedAndListedMs = Date.now() - started;
     const marks = await page.evaluate(
       () => (window as unknown as { shareMarks: Record<string, number> }).shareMarks,
@@ -250,7 +250,7 @@ describe('the Share screen', () => {
     });
 
     await page.getByRole('button', { name: 'Add folder' }).click();
-    await expect.poll(fileCount).toBe('3 files, 3.1 MB');
+    await expect.poll(fileCount).toBe('3 files, 3.2 MB');
     await see(page, '1 file left out (system files or emoji in the name).');
     await chooseRecipient('Rita', /Rita Recipient/);
     await page.getByRole('textbox', { name: 'Package name' }).fill('Shoot day 2');

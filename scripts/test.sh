@@ -14,6 +14,7 @@ need_tool() { # path, Debian package, what needs it
   missing+=("$2")
 }
 need_tool /usr/bin/chromium chromium "the browser tests drive Debian's Chromium"
+need_tool /usr/bin/firefox-esr firefox-esr "the external package page also runs in Debian's Firefox ESR"
 need_tool /usr/bin/tar tar "the download tests list and unpack tars with GNU tar"
 need_tool /usr/bin/bsdtar libarchive-tools "the tar layout tests read tars with bsdtar too"
 if [ -n "${SWIFT_AUTH_URL:-}" ]; then

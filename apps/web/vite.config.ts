@@ -1,15 +1,37 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
+import { precompress } from './build/precompress.ts';
 
 // The API server of `npm start`; the dev server forwards API and storage calls to it so that the
 // session cookie stays first-party, as it is when the server itself serves the built app.
 const apiServer = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Libraries that change with upgrades only, apart from our code that changes with every
+        // release: after a deploy, a returning browser still has them cached under their hash.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+            },
+            {
+              name: 'data',
+              test: /node_modules[\\/](zod|@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store|@standard-schema)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': { target: apiServer, ws: true },

@@ -10,23 +10,16 @@
  *
  * Prints one JSON document on stdout; progress goes to stderr.
  */
-import { rm } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { API_KEY_SCHEME } from '@filerunner/protocol';
 import { buildApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { groupMembers, groups, memberships } from '../../apps/server/src/db/schema';
-import { createScratchDatabase } from '../../apps/server/src/db/scratch-database';
-import { createUser, tempDataParent } from '../../apps/server/test/harness';
-import { load, signIn, type Figures } from '../http-load';
+import { createUser } from '../../apps/server/test/harness';
+import { benchServerSetting, load, signIn, type Figures } from '../http-load';
 import { hundredths } from '../figures';
 import { option } from '../options';
-import { freePort, startServer, stopServer } from '../storage/processes';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 const seconds = Number(option('seconds', '10'));
 const connections = Number(option('connections', '50'));
@@ -55,38 +48,12 @@ async function seedUser(env: Record<string, string>): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const workDir = await tempDataParent('bench-api-');
-  const scratch = process.env.DATABASE_URL
-    ? await createScratchDatabase(process.env.DATABASE_URL)
-    : undefined;
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    DATA_DIR: path.join(workDir, 'data'),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: origin,
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'info',
-    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-  };
-  const serverEnv = { ...process.env, ...env };
-  if (!scratch) delete serverEnv.DATABASE_URL;
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  const setting = await benchServerSetting('bench-api-');
+  const { origin, env } = setting;
   try {
-    log(`seeding (${scratch ? 'PostgreSQL' : 'embedded PostgreSQL'})`);
+    log(`seeding (${setting.database})`);
     const email = await seedUser(env);
-    server = await startServer(
-      process.execPath,
-      [
-        ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-        '--import',
-        'tsx',
-        path.join(REPO, 'apps/server/src/main.ts'),
-      ],
-      async () => (await fetch(`${origin}/healthcheck`)).ok,
-      { cwd: path.join(REPO, 'apps/server'), env: serverEnv },
-    );
+    await setting.start(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
     const { cookie, key } = await signIn(origin, email, { apiKey: true });
 
     const calls: Array<[string, string, Record<string, string>]> = [
@@ -110,15 +77,13 @@ async function main(): Promise<void> {
     const output = {
       measured_at: new Date().toISOString(),
       machine: { cpus: cpus().length, node: process.version },
-      database: scratch ? 'postgresql' : 'embedded postgresql',
+      database: setting.database,
       method: `autocannon on 127.0.0.1, ${connections} connections, ${seconds} s per call after 2 s of warm-up, against the server in its own process (LOG_LEVEL info)`,
       ...figures,
     };
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
   } finally {
-    if (server) await stopServer(server);
-    await scratch?.drop();
-    await rm(workDir, { recursive: true, force: true });
+    await setting.cleanUp();
   }
 }
 

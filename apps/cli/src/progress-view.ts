@@ -1,32 +1,11 @@
 import cliProgress from 'cli-progress';
+import { formatDuration, formatRate, formatSize } from '@filerunner/protocol';
 import type { UploadRecord } from '@filerunner/transfer/node';
 
 /** Shows an upload's progress as its records come; `stop` leaves the terminal clean. */
 export interface ProgressView {
   show(record: UploadRecord): void;
   stop(): void;
-}
-
-/** Bytes in decimal units, as FileRunner shows sizes everywhere. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  // Three significant digits: 2.41 GB, 48.2 MB/s, 320 MB.
-  const digits = value < 10 ? 2 : value < 100 ? 1 : 0;
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(digits)} ${units[unit]}`;
-}
-
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  const minutes = Math.floor(s / 60);
-  if (minutes < 60) return `${minutes} min ${s % 60} s`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 const percentOf = (record: UploadRecord) => {
@@ -39,11 +18,11 @@ export function progressLine(record: UploadRecord): string {
   const p = record.progress;
   const parts = [
     `${record.status} ${percentOf(record)}%`,
-    `${formatBytes(p.completedBytes)} of ${formatBytes(p.totalBytes)}`,
+    `${formatSize(p.completedBytes)} of ${formatSize(p.totalBytes)}`,
     `${p.completedFiles} of ${p.totalFiles} files`,
   ];
   const sending = record.status === 'UPLOADING' || record.status === 'RETRYING';
-  if (sending && p.rate > 0) parts.push(`${formatBytes(p.rate)}/s`);
+  if (sending && p.rate > 0) parts.push(formatRate(p.rate));
   if (sending && p.estimated !== null) parts.push(`about ${formatDuration(p.estimated)} left`);
   return parts.join(', ');
 }
@@ -79,13 +58,13 @@ function terminalBar(stream: NodeJS.WriteStream): ProgressView {
     show(record) {
       const p = record.progress;
       const payload = {
-        done: formatBytes(p.completedBytes),
-        size: formatBytes(p.totalBytes),
+        done: formatSize(p.completedBytes),
+        size: formatSize(p.totalBytes),
         files: `${p.completedFiles}/${p.totalFiles}`,
         // While sending, the rate (or that files are being retried); then the status itself.
         state:
           record.status === 'UPLOADING'
-            ? `${formatBytes(p.rate)}/s`
+            ? formatRate(p.rate)
             : record.status.toLowerCase().replace('_', ' '),
         left:
           record.status === 'UPLOADING' && p.estimated !== null

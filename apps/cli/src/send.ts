@@ -4,6 +4,7 @@ import {
   type Contract,
   type RecipientGroup,
   type SenderPackage,
+  formatSize,
 } from '@filerunner/protocol';
 import {
   emptyLedger,
@@ -26,7 +27,6 @@ import {
   ledgerFileFor,
   type UploadIdentity,
 } from './interrupted-uploads';
-import { formatBytes } from './progress-view';
 import { recipientsFor } from './recipients';
 import type { SendOptions } from './send-options';
 import { apiTarget, ServerApi } from './server-api';
@@ -198,7 +198,6 @@ function workersOf(contract: Contract | undefined): number | undefined {
   return contract?.settings.number_of_upload_workers;
 }
 
-const describe = (plan: UploadPlan) =>
-  `${plan.totalFiles} file(s), ${formatBytes(plan.totalBytes)}`;
+const describe = (plan: UploadPlan) => `${plan.totalFiles} file(s), ${formatSize(plan.totalBytes)}`;
 
 const recipientsOf = (created: SenderPackage) => created.recipients.map((r) => r.email).join(', ');

@@ -9,7 +9,8 @@ import {
   type UploadRecord,
 } from '@filerunner/transfer/node';
 import { CliFailure } from './failures';
-import { formatBytes, type ProgressView } from './progress-view';
+import type { ProgressView } from './progress-view';
+import { formatSize } from '@filerunner/protocol';
 
 /** Where `send` talks to the person running it, and what stops it. */
 export interface UploadIo {
@@ -79,8 +80,8 @@ function stoppedFailure(signal: AbortSignal, record: UploadRecord, pkg: UploadPa
   const p = record.progress;
   return new CliFailure(
     reason?.kind ?? 'interrupted',
-    `${reason?.message ?? 'Interrupted'} with ${formatBytes(p.completedBytes)} of ` +
-      `${formatBytes(p.totalBytes)} sent and ${p.completedFiles} of ${p.totalFiles} files ` +
+    `${reason?.message ?? 'Interrupted'} with ${formatSize(p.completedBytes)} of ` +
+      `${formatSize(p.totalBytes)} sent and ${p.completedFiles} of ${p.totalFiles} files ` +
       `complete in package ${pkg.slug}. Run the same command again to send the rest.`,
   );
 }

@@ -1,23 +1,24 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { AppContext, Mailbox } from './context';
 import { databaseAnswers, openDatabase } from './db/client';
 import type { Holder } from './db/data-dir-lock';
 import { installAuth } from './http/auth';
+import { installCompression } from './http/compression';
 import { PendingWork } from './http/pending-work';
 import { ApiError } from './http/errors';
 import { apiDocs } from './http/api-docs';
 import { installErrorHandler } from './http/error-handler';
 import { logRedaction } from './http/log-redaction';
 import type { RegisteredRoute } from './http/routes';
+import { serveWebApp } from './http/web-app';
 import { ExpirySweeper } from './jobs/expiry-sweeper';
+import { ObjectSweeper } from './jobs/object-sweeper';
 import { JobRunner } from './jobs/job-runner';
 import { enqueueMail, OutboxSender } from './jobs/outbox-sender';
 import { activityReportHandler, REPORT_JOB } from './modules/activity/activity-report';
@@ -33,9 +34,14 @@ import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
 import { contractsRoutes } from './modules/contracts/contracts.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
+import { receivingRoutes } from './modules/inbox/inbox.routes';
 import { isSentPackageObject } from './modules/packages/packages.repository';
 import { packagesRoutes } from './modules/packages/packages.routes';
+import { RealtimeHub } from './realtime/hub';
+import { realtimeRoutes } from './realtime/realtime.routes';
+import { pinRoutes } from './modules/pin/pin.routes';
 import { capturedTransport, smtpTransport } from './notify/mailer';
+import { capturedSmsTransport, twilioSmsTransport } from './notify/sms';
 import {
   createStorageDriver,
   embeddedStorePlugin,
@@ -50,6 +56,8 @@ export interface BuiltApp {
   outbox: OutboxSender;
   jobs: JobRunner;
   expirySweeper: ExpirySweeper;
+  /** Deletes the objects of packages past their end or storage limit. */
+  objectSweeper: ObjectSweeper;
   /** Every route registered under `/api`, as the OpenAPI test compares them with the table. */
   apiRoutes: RegisteredRoute[];
   /**
@@ -119,6 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       : await openSwift(config, config.storage);
   const jobs = new JobRunner(db, app.log);
   const expirySweeper = new ExpirySweeper(db, config, app.log);
+  const objectSweeper = new ObjectSweeper(db, storage, app.log);
   jobs.register(REPORT_JOB, activityReportHandler(config));
   const ctx: AppContext = {
     config,
@@ -131,6 +140,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     apiKeys: new ApiKeyStore(db),
     limiter: new RateLimiter(db, config.loginRateWindowSeconds),
     mailbox,
+    sms: config.sms
+      ? twilioSmsTransport(config.sms)
+      : capturedSmsTransport(path.join(config.dataDir, 'sms'), app.log),
     jobs,
     storage,
     pendingWork: new PendingWork(),
@@ -171,6 +183,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       });
       // Handlers check `file.truncated` and answer with the spec's field error instead of a bare 413.
       await api.register(multipart, { throwFileSizeLimit: false });
+      installCompression(api);
       installAuth(api, { sessions: ctx.sessions, apiKeys: ctx.apiKeys });
       await api.register(accountsRoutes, { ctx });
       await api.register(apiKeysRoutes, { apiKeys: ctx.apiKeys });
@@ -182,12 +195,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await api.register(packagesRoutes, { ctx });
       await api.register(brandingRoutes, { ctx });
       await api.register(downloadsRoutes, { ctx });
+      await api.register(receivingRoutes, { ctx });
+      await api.register(pinRoutes, { ctx });
       api.setNotFoundHandler(() => {
         throw ApiError.notFound();
       });
     },
     { prefix: '/api' },
   );
+
+  // Outside the `/api` scope: the socket is not a call of the route table.
+  const realtime = new RealtimeHub({
+    databaseUrl: database.url,
+    sessions: ctx.sessions,
+    log: app.log,
+  });
+  await realtime.start();
+  await app.register(realtimeRoutes, {
+    hub: realtime,
+    sessions: ctx.sessions,
+    publicUrl: config.publicUrl,
+  });
 
   await apiDocs(app);
 
@@ -213,13 +241,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Every connection has closed by now (Fastify closes the server first); what they started
     // still needs the database.
     await ctx.pendingWork.settled();
+    await realtime.stop();
     await expirySweeper.stop();
+    await objectSweeper.stop();
     await jobs.stop();
     await outbox.stop();
     await storage.close();
     await database.close();
   });
-  return { app, ctx, outbox, jobs, expirySweeper, apiRoutes, storeFaults };
+  return { app, ctx, outbox, jobs, expirySweeper, objectSweeper, apiRoutes, storeFaults };
 }
 
 const EMBEDDED_ACCOUNT = 'AUTH_filerunner';
@@ -267,25 +297,5 @@ function openSwift(config: Config, swift: Extract<Config['storage'], { driver: '
     tempUrlKey: swift.tempUrlKey,
     alternativeUrls: swift.alternativeUrls,
     allowedOrigin: config.publicUrl,
-  });
-}
-
-/** The built single-page app at `/`, with every unknown GET answered by index.html. */
-function serveWebApp(app: FastifyInstance, webDist: string): void {
-  const hasBuild = existsSync(path.join(webDist, 'index.html'));
-  if (hasBuild) {
-    app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply.code(404).send({ detail: 'Not found.' });
-    }
-    if (!hasBuild) {
-      return reply
-        .code(503)
-        .type('text/plain')
-        .send('The web app is not built: run `npm run build` (npm start does it for you).');
-    }
-    return reply.type('text/html').sendFile('index.html');
   });
 }

@@ -40,6 +40,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
   });
 
+  it('captures text messages unless SMS_URL names a service, which needs its account', () => {
+    expect(loadConfig({}).sms).toBeNull();
+    const service = {
+      SMS_URL: 'https://api.twilio.com/',
+      SMS_ACCOUNT_SID: 'AC1',
+      SMS_AUTH_TOKEN: 'token',
+      SMS_FROM: '+15005550006',
+    };
+    expect(loadConfig(service).sms).toEqual({
+      url: 'https://api.twilio.com',
+      accountSid: 'AC1',
+      authToken: 'token',
+      from: '+15005550006',
+    });
+    expect(() => loadConfig({ ...service, SMS_FROM: undefined })).toThrow(/SMS_URL needs SMS_FROM/);
+    expect(() => loadConfig({ ...service, SMS_URL: 'not a url' })).toThrow(/SMS_URL/);
+    expect(() => loadConfig({ SMS_AUTH_TOKEN: 'token' })).toThrow(
+      /SMS_AUTH_TOKEN set without SMS_URL/,
+    );
+  });
+
   it('makes cookies Secure behind an https public URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://files.example.com/' })).toMatchObject({
       publicUrl: 'https://files.example.com',

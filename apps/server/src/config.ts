@@ -72,6 +72,10 @@ const environment = z.object({
   LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('FileRunner <no-reply@filerunner.local>'),
+  SMS_URL: optionalUrl,
+  SMS_ACCOUNT_SID: z.string().min(1).optional(),
+  SMS_AUTH_TOKEN: z.string().min(1).optional(),
+  SMS_FROM: z.string().min(1).optional(),
   SEED_DEMO: bool.default(true),
   DEMO_PASSWORD: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -119,6 +123,18 @@ export type StorageSettings =
       alternativeUrls: string[];
     };
 
+/**
+ * A Twilio-compatible text message API: messages are POSTed to
+ * `{url}/2010-04-01/Accounts/{accountSid}/Messages.json` with basic auth.
+ */
+export interface SmsSettings {
+  readonly url: string;
+  readonly accountSid: string;
+  readonly authToken: string;
+  /** The sender: a number in E.164 form or an alphanumeric sender id. */
+  readonly from: string;
+}
+
 export type Config = Readonly<{
   port: number;
   host: string;
@@ -136,6 +152,8 @@ export type Config = Readonly<{
   loginRateWindowSeconds: number;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Where PIN text messages go; null: captured to `DATA_DIR/sms` (the embedded default). */
+  sms: SmsSettings | null;
   seedDemo: boolean;
   demoPassword: string | undefined;
   logLevel: z.infer<typeof environment>['LOG_LEVEL'];
@@ -159,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const storage = storageSettings(e);
+  const sms = smsSettings(e);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
@@ -176,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateWindowSeconds: e.LOGIN_RATE_WINDOW_SECONDS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    sms,
     seedDemo: e.SEED_DEMO,
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
@@ -189,6 +209,29 @@ function parseTrustProxy(value: string): boolean | number | string[] {
   if (value === 'true' || value === 'false') return value === 'true';
   if (/^\d+$/.test(value)) return Number(value);
   return value.split(/[\s,]+/).filter(Boolean);
+}
+
+function smsSettings(e: z.infer<typeof environment>): SmsSettings | null {
+  const named = ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const;
+  if (!e.SMS_URL) {
+    const stray = named.filter((name) => e[name] !== undefined);
+    if (stray.length) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ${stray.join(', ')} set without SMS_URL; set SMS_URL too, or unset them to capture text messages`,
+      );
+    }
+    return null;
+  }
+  const missing = named.filter((name) => !e[name]);
+  if (missing.length) {
+    throw new ConfigError(`Invalid configuration:\n  SMS_URL needs ${missing.join(', ')}`);
+  }
+  return {
+    url: e.SMS_URL.replace(/\/+$/, ''),
+    accountSid: e.SMS_ACCOUNT_SID!,
+    authToken: e.SMS_AUTH_TOKEN!,
+    from: e.SMS_FROM!,
+  };
 }
 
 function storageSettings(e: z.infer<typeof environment>): StorageSettings {

@@ -7,6 +7,7 @@ import type { SessionStore } from './modules/accounts/sessions';
 import type { RateLimiter } from './modules/accounts/rate-limit';
 import type { ApiKeyStore } from './modules/apikeys/apikeys.repository';
 import type { JobRunner } from './jobs/job-runner';
+import type { SmsTransport } from './notify/sms';
 import type { StorageDriver } from './storage';
 
 /** Queues mail in the caller's transaction and nudges the sender once it has committed. */
@@ -23,6 +24,8 @@ export interface AppContext {
   apiKeys: ApiKeyStore;
   limiter: RateLimiter;
   mailbox: Mailbox;
+  /** Sends text messages (PINs) while the caller waits; captured to files by default. */
+  sms: SmsTransport;
   jobs: JobRunner;
   /** Where package bytes live; browsers reach it only through signed grants. */
   storage: StorageDriver;

@@ -6,7 +6,7 @@ import { DEMO_USERS, seedDemo } from './seed/demo';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { app, ctx, outbox, jobs, expirySweeper } = await buildApp(config);
+  const { app, ctx, outbox, jobs, expirySweeper, objectSweeper } = await buildApp(config);
 
   if (config.seedDemo) {
     const demo = await seedDemo(ctx);
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
   outbox.start();
   jobs.start();
   expirySweeper.start();
+  objectSweeper.start();
   closeWithGrace({ delay: 10_000 }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     await app.close();

@@ -7,7 +7,9 @@ import { contractRoutes } from './contracts';
 import { downloadRoutes } from './downloads';
 import { filesystemRoutes } from './filesystem';
 import { groupRoutes } from './groups';
+import { inboxRoutes } from './inbox';
 import { packageRoutes } from './packages';
+import { pinRoutes } from './pin';
 import { recipientRoutes } from './recipients';
 import { userRoutes } from './users';
 
@@ -24,7 +26,9 @@ export const api = {
   downloads: downloadRoutes,
   filesystem: filesystemRoutes,
   groups: groupRoutes,
+  inbox: inboxRoutes,
   packages: packageRoutes,
+  pin: pinRoutes,
   recipients: recipientRoutes,
   users: userRoutes,
 };

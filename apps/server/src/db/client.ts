@@ -14,6 +14,8 @@ export interface DatabaseHandle {
   db: Database;
   /** 'embedded' for the PostgreSQL the app runs itself, 'postgres' for one at DATABASE_URL. */
   kind: 'embedded' | 'postgres';
+  /** Where the pool connects; a process's realtime listener opens its own connection there. */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,8 @@ export async function openDatabase(options: {
         osUser: options.embeddedDbUser,
         onLog: options.onLog,
       });
-  const pool = new pg.Pool({ connectionString: options.databaseUrl ?? embedded!.url, max: 10 });
+  const url = options.databaseUrl ?? embedded!.url;
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server drops (restart, failover) must not crash the process; the
   // pool replaces it on the next query.
   pool.on('error', (error) => options.onIdleError?.(error));
@@ -61,7 +64,7 @@ export async function openDatabase(options: {
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       lock.release();
     }
-    return { db: db as unknown as Database, kind: embedded ? 'embedded' : 'postgres', close };
+    return { db: db as unknown as Database, kind: embedded ? 'embedded' : 'postgres', url, close };
   } catch (error) {
     await close();
     throw error;

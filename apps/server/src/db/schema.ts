@@ -269,10 +269,22 @@ export const packages = pgTable(
      * instead of making a second one. Null for a create without the header.
      */
     idempotencyKey: text(),
+    /**
+     * When the sweeper deleted the package's objects (past its expiry or its storage limit);
+     * the package then reads as expired everywhere. Set once, by one node.
+     */
+    objectsDeletedAt: timestamp({ withTimezone: true }),
     createdAt: now(),
   },
   (t) => [
     index('packages_contract_sent').on(t.contractId, t.sentAt),
+    index('packages_sender_sent').on(t.senderId, t.sentAt),
+    index('packages_objects_expired')
+      .on(t.expiresAt)
+      .where(sql`${t.objectsDeletedAt} is null`),
+    index('packages_objects_stored')
+      .on(t.sentAt)
+      .where(sql`${t.objectsDeletedAt} is null`),
     uniqueIndex('packages_sender_idempotency_key').on(t.senderId, t.idempotencyKey),
     index('packages_expiring')
       .on(t.expiresAt)
@@ -302,11 +314,19 @@ export const packageRecipients = pgTable(
     keyHash: text(),
     /** When this recipient last proved the PIN; downloads of a PIN package need it. */
     pinVerifiedAt: timestamp({ withTimezone: true }),
+    /** Argon2id hash of the last PIN texted; null when none is pending. Only this one works. */
+    pinCodeHash: text(),
+    /** When that PIN was texted; it works for ten minutes from then. */
+    pinSentAt: timestamp({ withTimezone: true }),
+    /** Wrong PINs entered since the last right one or lock; the fifth locks the PIN. */
+    pinFailures: integer().notNull().default(0),
+    /** Until when PIN requests and checks are refused after too many wrong PINs. */
+    pinLockedUntil: timestamp({ withTimezone: true }),
     seenAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     index('package_recipients_package').on(t.packageId),
-    index('package_recipients_user').on(t.userId),
+    index('package_recipients_user').on(t.userId, t.packageId),
   ],
 );
 

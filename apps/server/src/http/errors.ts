@@ -13,7 +13,10 @@ export type ErrorCode =
   | 'login_failed'
   | 'invalid_token'
   | 'payload_too_large'
-  | 'conflict';
+  | 'conflict'
+  | 'pin_invalid'
+  | 'pin_locked'
+  | 'sms_failed';
 
 /**
  * An error with a stable code and the body the spec's client reads. Handlers throw these; the

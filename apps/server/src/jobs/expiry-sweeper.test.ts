@@ -25,6 +25,7 @@ beforeAll(async () => {
       contractId: fx.contract.id,
       senderId: fx.sender.user.id,
       name,
+      status: 'complete',
       validFrom: new Date(Date.now() - 48 * HOUR),
       expiresAt: new Date(Date.now() + expiresInHours * HOUR),
     });

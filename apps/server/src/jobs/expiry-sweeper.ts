@@ -44,7 +44,7 @@ export class ExpirySweeper {
         update ${packages} set expiry_notified_at = now()
         where id in (
           select id from ${packages}
-          where expiry_notified_at is null and expires_at > now()
+          where expiry_notified_at is null and status <> 'uploading' and expires_at > now()
             and expires_at <= now() + make_interval(hours => ${limits.expiringSoonHours})
           order by expires_at limit 100 for update skip locked)
         returning id`,

@@ -1,3 +1,4 @@
+import { formatSize } from '@filerunner/protocol';
 import type { OutboxMail } from '../db/schema';
 
 interface ReceivedPackage {
@@ -6,18 +7,6 @@ interface ReceivedPackage {
   numFiles: number;
   bytes: number;
   expiresAt: Date;
-}
-
-/** Bytes as people read them (decimal units, as the product shows sizes). */
-function readableSize(bytes: number): string {
-  const units = ['bytes', 'kB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
 /**
@@ -42,7 +31,7 @@ export function packageReceivedMail(input: {
       '',
       to.firstName ? `Hello ${to.firstName},` : 'Hello,',
       '',
-      `${input.senderName} (${input.contractName}) sent you the package "${pkg.name}": ${pkg.numFiles} file(s), ${readableSize(pkg.bytes)}.`,
+      `${input.senderName} (${input.contractName}) sent you the package "${pkg.name}": ${pkg.numFiles} file(s), ${formatSize(pkg.bytes)}.`,
       ...(pkg.message ? ['', pkg.message] : []),
       '',
       `Open the link above to download it. It is available until ${pkg.expiresAt.toUTCString()}.`,

@@ -113,6 +113,19 @@ export function isRetryable(status: number, route: ApiRoute): boolean {
   return status === 400 && route.awaitsStorage === true;
 }
 
+/**
+ * When the session ends (epoch ms, on this machine's clock) by an answer's `Expires` header;
+ * null when it has none. Other clients of the API (the upload engine) report it the same way.
+ */
+export function sessionExpiryOf(header: (name: string) => string | null, now: number) {
+  const expires = Date.parse(header('Expires') ?? '');
+  if (Number.isNaN(expires)) return null;
+  // Measured against the server's own Date header so a skewed local clock does not end the
+  // session early or late.
+  const serverNow = Date.parse(header('Date') ?? '');
+  return Number.isNaN(serverNow) ? expires : now + (expires - serverNow);
+}
+
 /** The FileRunner API over fetch: version header, cookies, timeout, retries, session expiry. */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const {
@@ -129,12 +142,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
 
   function reportExpiry(headers: Headers): void {
-    const expires = Date.parse(headers.get('Expires') ?? '');
-    if (!onSessionExpires || Number.isNaN(expires)) return;
-    // Measured against the server's own Date header so a skewed local clock does not end the
-    // session early or late.
-    const serverNow = Date.parse(headers.get('Date') ?? '');
-    onSessionExpires(Number.isNaN(serverNow) ? expires : now() + (expires - serverNow));
+    const expiresAt = sessionExpiryOf((name) => headers.get(name), now());
+    if (onSessionExpires && expiresAt !== null) onSessionExpires(expiresAt);
   }
 
   async function attempt(url: string, init: RequestInit, timed: boolean, signal?: AbortSignal) {

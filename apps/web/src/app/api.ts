@@ -47,6 +47,8 @@ export const tagTypes = [
   'Brandings',
   'ApiKeys',
   'Activity',
+  'Received',
+  'Sent',
 ] as const;
 type TagType = (typeof tagTypes)[number];
 type Build = EndpointBuilder<typeof callBaseQuery, TagType, 'api'>;

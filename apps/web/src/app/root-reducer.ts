@@ -1,6 +1,5 @@
 import { combineReducers, type UnknownAction } from '@reduxjs/toolkit';
 import { authReducer } from '../features/auth/auth-slice';
-import { packagesReducer } from '../features/packages/packages-slice';
 import { projectsReducer } from '../features/projects/projects-slice';
 import { downloadsReducer } from '../features/transfers/downloads-slice';
 import { transfersReducer } from '../features/transfers/transfers-slice';
@@ -12,7 +11,6 @@ import { resetClientState } from './reset';
 export const areas = combineReducers({
   [apiSlice.reducerPath]: apiSlice.reducer,
   auth: authReducer,
-  packages: packagesReducer,
   projects: projectsReducer,
   uploads: uploadsReducer,
   downloads: downloadsReducer,

@@ -1,24 +1,25 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { ActivatePage } from '../features/auth/ActivatePage';
-import { ForgotPasswordPage } from '../features/auth/ForgotPasswordPage';
 import { LoginPage } from '../features/auth/LoginPage';
-import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
-import { DebugPage } from '../features/debug/DebugPage';
-import { DebugToolPage } from '../features/debug/DebugToolPage';
-import { ExternalPackagePage } from '../features/external/ExternalPackagePage';
-import { InboxPage } from '../features/inbox/InboxPage';
-import { SentPage } from '../features/sent/SentPage';
-import { SharePage } from '../features/share/SharePage';
+import { Splash } from '../components/Splash';
 import { AppRoot } from '../features/shell/AppRoot';
 import { BRANDING_PREFIX } from '../features/shell/navigation';
 import { ErrorPage } from '../features/shell/ErrorPage';
 import { NotFoundPage } from '../features/shell/NotFoundPage';
-import { RequireAuth } from '../features/shell/RequireAuth';
 import { RequirePermission } from '../features/shell/RequirePermission';
-import { RequireProjects } from '../features/shell/RequireProjects';
 import { RouteErrorPage } from '../features/shell/RouteErrorPage';
-import { ShellLayout } from '../features/shell/ShellLayout';
+
+/**
+ * A route whose screen is loaded when first matched (the router waits for it, so nothing
+ * flashes): a page opened from a mailed link downloads its own code and the shell's, never the
+ * other screens'. Only the login page, where most visits start, is in the first bundle.
+ */
+function page<K extends string>(
+  load: () => Promise<Record<K, ComponentType>>,
+  name: K,
+): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load())[name] }) };
+}
 
 /**
  * A screen loaded on first visit: the admin screens and the profile are kept out of the bundle
@@ -43,13 +44,13 @@ const admin = (element: ReactNode) => (
 /** The screens of the shell, relative so they mount both at / and under /branding. */
 const mainScreens: RouteObject[] = [
   { index: true, element: <Navigate to="inbox" replace /> },
-  { path: 'inbox/:slug?', element: <InboxPage /> },
-  { path: 'sent/:slug?', element: <SentPage /> },
+  { path: 'inbox/:slug?', ...page(() => import('../features/inbox/InboxPage'), 'InboxPage') },
+  { path: 'sent/:slug?', ...page(() => import('../features/sent/SentPage'), 'SentPage') },
   {
     path: 'share',
     element: (
       <RequirePermission permission="send">
-        <SharePage />
+        {onDemand(() => import('../features/share/SharePage'), 'SharePage')}
       </RequirePermission>
     ),
   },
@@ -75,32 +76,33 @@ export const routes: RouteObject[] = [
   {
     element: <AppRoot />,
     errorElement: <RouteErrorPage />,
+    // While the first screen's code loads (a mailed link straight to a page), the brand stays up.
+    hydrateFallbackElement: <Splash />,
     children: [
       { path: 'login', element: <LoginPage /> },
-      { path: 'forgotpassword', element: <ForgotPasswordPage /> },
-      { path: 'resetpassword/:uid?/:token?', element: <ResetPasswordPage /> },
-      { path: 'activate/:uid?/:token?', element: <ActivatePage /> },
-      { path: 'error', element: <ErrorPage /> },
-      { path: 'inbox/external/:slug?', element: <ExternalPackagePage /> },
-      { path: 'debug', element: <DebugPage /> },
-      { path: 'debug/latency', element: <DebugToolPage path="/debug/latency" /> },
-      { path: 'debug/fs-access-check', element: <DebugToolPage path="/debug/fs-access-check" /> },
       {
-        path: 'debug/download',
-        element: (
-          <RequireAuth>
-            <DebugToolPage path="/debug/download" />
-          </RequireAuth>
-        ),
+        path: 'forgotpassword',
+        ...page(() => import('../features/auth/ForgotPasswordPage'), 'ForgotPasswordPage'),
       },
       {
-        element: (
-          <RequireAuth>
-            <RequireProjects>
-              <ShellLayout />
-            </RequireProjects>
-          </RequireAuth>
-        ),
+        path: 'resetpassword/:uid?/:token?',
+        ...page(() => import('../features/auth/ResetPasswordPage'), 'ResetPasswordPage'),
+      },
+      {
+        path: 'activate/:uid?/:token?',
+        ...page(() => import('../features/auth/ActivatePage'), 'ActivatePage'),
+      },
+      { path: 'error', element: <ErrorPage /> },
+      {
+        path: 'inbox/external/:slug?',
+        ...page(() => import('../features/external/ExternalPackagePage'), 'ExternalPackagePage'),
+      },
+      { path: 'debug', ...page(() => import('../features/debug/DebugPage'), 'DebugPage') },
+      { path: 'debug/latency', ...page(() => import('./debug-routes'), 'LatencyTool') },
+      { path: 'debug/fs-access-check', ...page(() => import('./debug-routes'), 'FsAccessTool') },
+      { path: 'debug/download', ...page(() => import('./debug-routes'), 'DownloadTool') },
+      {
+        ...page(() => import('./signed-in-shell'), 'SignedInShell'),
         children: [...mainScreens, { path: BRANDING_PREFIX.slice(1), children: mainScreens }],
       },
       { path: '*', element: <NotFoundPage /> },

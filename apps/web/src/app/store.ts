@@ -1,8 +1,7 @@
 import { configureStore } from '@reduxjs/toolkit';
 import type { User } from '@filerunner/protocol';
 import { initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
-import { browserUploadPlatform } from '../features/transfers/browser-upload-platform';
-import { UploadController } from '../features/transfers/upload-controller';
+import { lazyUploads } from '../features/transfers/page-uploads';
 import { apiSlice } from './api';
 import { createApiClient } from './api-client';
 import { readStored, storageKeys, writeStored } from './local-storage';
@@ -25,7 +24,17 @@ export const api = createApiClient({
 /** What thunks get: the API client, and the page's uploads (the transfer engine's runners). */
 const extra: ThunkExtra = {
   api,
-  uploads: new UploadController(browserUploadPlatform(__APP_VERSION__)),
+  uploads: lazyUploads(async () => {
+    const [{ UploadController }, { browserUploadPlatform }] = await Promise.all([
+      import('../features/transfers/upload-controller'),
+      import('../features/transfers/browser-upload-platform'),
+    ]);
+    return new UploadController(
+      browserUploadPlatform(__APP_VERSION__, {
+        onSessionExpires: (expiresAt) => store.dispatch(sessionExpiresReceived(expiresAt)),
+      }),
+    );
+  }),
 };
 
 export const store = configureStore({

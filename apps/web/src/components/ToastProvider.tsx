@@ -21,7 +21,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         <Snackbar
           key={toast.key}
           open={open}
-          autoHideDuration={limits.toastDelayMs}
+          autoHideDuration={toast.durationMs ?? limits.toastDelayMs}
           onClose={(_event, reason) => {
             if (reason !== 'clickaway') close();
           }}

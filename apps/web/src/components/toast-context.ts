@@ -5,6 +5,8 @@ export type ToastSeverity = 'success' | 'error' | 'info' | 'warning';
 export interface Toast {
   message: string;
   severity: ToastSeverity;
+  /** How long it shows, when not the usual 5000 ms. */
+  durationMs?: number;
 }
 
 export const ToastContext = createContext<(toast: Toast) => void>(() => undefined);

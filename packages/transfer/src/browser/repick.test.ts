@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ByteSource } from '../core/ports';
-import { matchRepickedFiles, type RecordedFile } from './repick';
+import { matchRepickedFiles, repickProblems, type RecordedFile } from './repick';
 
 const source = (path: string, size: number, lastModified: number): ByteSource => ({
   path,
@@ -45,5 +45,22 @@ describe('matching files picked again to the recorded ones', () => {
     const match = matchRepickedFiles(recorded, [source('Other/A001.mov', 100, 1_000)]);
     expect(match.matched).toEqual([]);
     expect(match.missing).toHaveLength(3);
+  });
+
+  it('tells the person which files stop the resume, in path order, and ignores new ones', () => {
+    const picked = [
+      source('Shoot/notes.txt', 10, 3_500),
+      source('Shoot/A001.mov', 100, 1_000),
+      source('Shoot/extra.txt', 5, 4_000),
+    ];
+    expect(repickProblems(matchRepickedFiles(recorded, picked))).toEqual([
+      { path: 'Shoot/A002.mov', reason: 'missing' },
+      { path: 'Shoot/notes.txt', reason: 'changed' },
+    ]);
+    expect(
+      repickProblems(
+        matchRepickedFiles(recorded, [...picked, source('Shoot/A002.mov', 200, 2_000)]),
+      ),
+    ).toEqual([{ path: 'Shoot/notes.txt', reason: 'changed' }]);
   });
 });

@@ -35,3 +35,18 @@ export function matchRepickedFiles<Source extends ByteSource>(
   result.unrecorded = picked.filter((source) => !recordedPaths.has(source.path));
   return result;
 }
+
+/** A recorded file the pick did not give back unchanged. */
+export interface RepickProblem {
+  path: string;
+  /** `missing`: nothing at its path; `changed`: another size or date (edited since). */
+  reason: 'missing' | 'changed';
+}
+
+/** What stops a resume from a pick, in the recorded order: the files to tell the person about. */
+export function repickProblems(match: RepickMatch<ByteSource>): RepickProblem[] {
+  return [
+    ...match.missing.map((file) => ({ path: file.path, reason: 'missing' as const })),
+    ...match.changed.map(({ recorded }) => ({ path: recorded.path, reason: 'changed' as const })),
+  ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

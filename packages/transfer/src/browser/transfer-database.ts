@@ -9,9 +9,11 @@ interface TransferSchema extends DBSchema {
   ledgers: { key: string; value: unknown };
   /** What the sender picked for an upload, by package slug. */
   'picked-handles': { key: string; value: PickedHandle[] };
+  /** What a page needs to offer an interrupted upload again, by package slug. */
+  uploads: { key: string; value: unknown };
 }
 
-export type StoreName = 'ledgers' | 'picked-handles';
+export type StoreName = 'ledgers' | 'picked-handles' | 'uploads';
 
 /**
  * A key-value store of one object store in the transfer database. The connection opens on first
@@ -49,10 +51,14 @@ export class TransferDatabaseStore<Value> {
   }
 
   private db(): Promise<IDBPDatabase<TransferSchema>> {
-    this.connection ??= openDB<TransferSchema>(this.databaseName, 1, {
-      upgrade(db) {
-        db.createObjectStore('ledgers');
-        db.createObjectStore('picked-handles');
+    this.connection ??= openDB<TransferSchema>(this.databaseName, 2, {
+      // Each version adds stores; a browser holding an older database keeps its ledgers.
+      upgrade(db, oldVersion) {
+        if (oldVersion < 1) {
+          db.createObjectStore('ledgers');
+          db.createObjectStore('picked-handles');
+        }
+        if (oldVersion < 2) db.createObjectStore('uploads');
       },
       blocking: () => void this.close(),
       terminated: () => {

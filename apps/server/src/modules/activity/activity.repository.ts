@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { limits, type ActivityPackage, type ActivityPage } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { contracts, memberships, packageRecipients, packages, users } from '../../db/schema';
@@ -91,7 +91,11 @@ export async function activityPage(
   text: string,
   page: number,
 ): Promise<ActivityPage> {
-  const conditions: SQL[] = [eq(packages.contractId, contract.id)];
+  // A package still uploading has not been sent: it shows nowhere until it is.
+  const conditions: SQL[] = [
+    eq(packages.contractId, contract.id),
+    ne(packages.status, 'uploading'),
+  ];
   const trimmed = text.trim();
   if (trimmed) {
     const pattern = likePattern(trimmed);
@@ -136,6 +140,11 @@ export async function packagesSentBetween(
   return present(
     db,
     contract,
-    and(eq(packages.contractId, contract.id), gte(packages.sentAt, from), lt(packages.sentAt, to))!,
+    and(
+      eq(packages.contractId, contract.id),
+      ne(packages.status, 'uploading'),
+      gte(packages.sentAt, from),
+      lt(packages.sentAt, to),
+    )!,
   );
 }

@@ -41,6 +41,7 @@ beforeAll(async () => {
         contractId,
         senderId: fx.sender.user.id,
         name,
+        status: 'complete',
         bytes: 5_000_000_000,
         numFiles: 3,
         validFrom: sentAt,

@@ -190,6 +190,8 @@ describe('editing and removing users', () => {
         contractId: fx.contract.id,
         senderId: leaver.id,
         name: 'Kept',
+        // Sent: a package still uploading is listed nowhere.
+        status: 'complete',
         validFrom: new Date(),
         expiresAt: new Date(Date.now() + 86_400_000),
       })

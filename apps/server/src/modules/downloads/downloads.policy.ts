@@ -15,7 +15,9 @@ export function assertMayDownload(
 ): void {
   if (pkg.status === 'uploading' || now < pkg.validFrom) throw packageNotFound();
   if (recipient.removed) throw ApiError.forbidden(downloadMessages.removed);
-  if (now >= pkg.expiresAt) throw ApiError.detail(410, 'gone', downloadMessages.expired);
+  // Objects swept away past the storage limit leave nothing to download: expired too.
+  if (now >= pkg.expiresAt || pkg.objectsDeletedAt)
+    throw ApiError.detail(410, 'gone', downloadMessages.expired);
   if (recipient.pinRequired && !recipient.pinVerifiedAt) {
     throw ApiError.forbidden(downloadMessages.locked);
   }

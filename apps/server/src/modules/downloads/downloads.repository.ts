@@ -195,18 +195,35 @@ export async function downloadsOfRecipients(
     .where(and(inArray(downloads.recipientId, [...recipientIds]), isNotNull(downloads.firstByteAt)))
     .orderBy(asc(downloads.firstByteAt), asc(downloads.id));
   for (const row of rows) {
-    const first = row.firstByteAt!;
-    const last = row.lastByteAt ?? first;
     const list = out.get(row.recipientId) ?? [];
-    list.push({
-      min_ts: first.toISOString(),
-      ip: row.ip,
-      bytes: row.bytesSent,
-      duration: Math.max(0, (last.getTime() - first.getTime()) / 1000),
-      is_partial: row.completedAt === null,
-      timestamp: last.toISOString(),
-    });
+    list.push(
+      recipientDownload({
+        ...row,
+        firstByteAt: row.firstByteAt!,
+        completed: row.completedAt !== null,
+      }),
+    );
     out.set(row.recipientId, list);
   }
   return out;
+}
+
+/** One download that moved bytes, as the sender's recipient list shows it. */
+export function recipientDownload(row: {
+  firstByteAt: Date;
+  lastByteAt: Date | null;
+  ip: string;
+  bytesSent: number;
+  completed: boolean;
+}): RecipientDownload {
+  const first = row.firstByteAt;
+  const last = row.lastByteAt ?? first;
+  return {
+    min_ts: first.toISOString(),
+    ip: row.ip,
+    bytes: row.bytesSent,
+    duration: Math.max(0, (last.getTime() - first.getTime()) / 1000),
+    is_partial: !row.completed,
+    timestamp: last.toISOString(),
+  };
 }

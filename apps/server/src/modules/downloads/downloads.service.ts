@@ -46,7 +46,20 @@ export async function grantPackageDownload(
   slug: string,
   ip: string,
 ): Promise<PackageDownloadGrant> {
-  const { pkg, recipient } = await recipientAccess(ctx, principal, slug);
+  return grantPackageDownloadTo(ctx, await recipientAccess(ctx, principal, slug), ip);
+}
+
+/**
+ * As `grantPackageDownload`, for a recipient already found (an external link's key names one);
+ * the download policy is checked here too.
+ */
+export async function grantPackageDownloadTo(
+  ctx: AppContext,
+  access: { pkg: PackageRow; recipient: RecipientRow },
+  ip: string,
+): Promise<PackageDownloadGrant> {
+  const { pkg, recipient } = access;
+  assertMayDownload(pkg, recipient);
   const tar = packageTar(pkg, await storedFiles(ctx.db, pkg.id));
   const filename = `${downloadName(pkg.name)}.tar`;
   const size = tar.layout.size;
@@ -67,7 +80,18 @@ export async function grantFileDownload(
   userPath: string,
   ip: string,
 ): Promise<FileDownloadGrant> {
-  const { pkg, recipient } = await recipientAccess(ctx, principal, slug);
+  return grantFileDownloadTo(ctx, await recipientAccess(ctx, principal, slug), userPath, ip);
+}
+
+/** As `grantFileDownload`, for a recipient already found; the download policy is checked here too. */
+export async function grantFileDownloadTo(
+  ctx: AppContext,
+  access: { pkg: PackageRow; recipient: RecipientRow },
+  userPath: string,
+  ip: string,
+): Promise<FileDownloadGrant> {
+  const { pkg, recipient } = access;
+  assertMayDownload(pkg, recipient);
   const file = await storedFile(ctx.db, pkg.id, { userPath });
   if (!file?.objectKey) throw packageNotFound();
   const filename = baseName(file.userPath);

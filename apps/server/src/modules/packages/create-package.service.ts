@@ -110,6 +110,80 @@ async function resolveAdHoc(
   return { userId: created!.id, email, verified: false, mobile: null };
 }
 
+/** A recipient as a send names it: a contract user by id, or an ad-hoc address. */
+export interface RecipientEntry {
+  id?: number | undefined;
+  email?: string | undefined;
+  mobile?: string | null | undefined;
+}
+
+/** A recipient resolved to a user of the contract, with the PIN rule applied. */
+export type RecipientToAdd = ResolvedRecipient & { pinRequired: boolean };
+
+/** The mobiles the sender typed, normalised (null where none); an invalid one is refused. */
+export function recipientMobiles(entries: readonly RecipientEntry[]): (string | null)[] {
+  return entries.map((r) => {
+    if (!r.mobile) return null;
+    const mobile = normalizeMobile(r.mobile);
+    if (!mobile) throw refuse('recipients', sendMessages.invalidMobile);
+    return mobile;
+  });
+}
+
+/** Everyone the sender may send to in the contract by the group rules, by user id. */
+export async function reachableBy(
+  db: Database,
+  contractId: number,
+  senderId: number,
+): Promise<Map<number, RecipientUser>> {
+  return new Map(
+    (await recipientGroupsFor(db, contractId, senderId)).flatMap((g) =>
+      g.members.map((m) => [m.id, m] as const),
+    ),
+  );
+}
+
+/**
+ * Resolves the recipients of a send (a new package, or recipients added to a sent one): users
+ * the group rules let the sender reach, ad-hoc addresses only where the contract allows them
+ * (registered on the contract), and a mobile for each one who must prove a PIN.
+ */
+export async function resolveRecipients(
+  tx: Database,
+  contract: ContractRow,
+  reachable: Map<number, RecipientUser>,
+  entries: readonly RecipientEntry[],
+  mobiles: readonly (string | null)[],
+  pin: { pinVerify: boolean; pinMobilesMessage: string },
+): Promise<Map<number, RecipientToAdd>> {
+  const settings = contract.settings;
+  const resolved = new Map<number, RecipientToAdd>();
+  for (const [index, entry] of entries.entries()) {
+    let recipient: ResolvedRecipient;
+    if (entry.id !== undefined && entry.id > 0) {
+      const known = reachable.get(entry.id);
+      if (!known) throw refuse('recipients', sendMessages.recipientNotAllowed);
+      recipient = {
+        userId: known.id,
+        email: known.email,
+        verified: known.verified,
+        mobile: known.mobile,
+      };
+    } else {
+      if (!entry.email) throw refuse('recipients', sendMessages.selectRecipients);
+      if (!settings.can_add_ad_hoc) throw refuse('recipients', sendMessages.adHocNotAllowed);
+      recipient = await resolveAdHoc(tx, contract, entry.email, reachable);
+    }
+    const mobile = mobiles[index] ?? recipient.mobile;
+    // ALL: every recipient proves a PIN; ADHOC: only those without an activated account.
+    const pinRequired =
+      pin.pinVerify && (settings.pin_verification === 'all' || !recipient.verified);
+    if (pinRequired && !mobile) throw refuse('recipients', pin.pinMobilesMessage);
+    resolved.set(recipient.userId, { ...recipient, mobile, pinRequired });
+  }
+  return resolved;
+}
+
 /** The container the package's objects go to: the chosen storage location's, or the default. */
 async function storageFor(
   ctx: AppContext,
@@ -181,12 +255,6 @@ async function insertPackage(
   if (period) throw refuse(period.field, period.message);
   const storage = await storageFor(ctx, contract, input.storage_app_group);
 
-  const mobiles = input.recipients.map((r) => {
-    if (!r.mobile) return null;
-    const mobile = normalizeMobile(r.mobile);
-    if (!mobile) throw refuse('recipients', sendMessages.invalidMobile);
-    return mobile;
-  });
   const pinVerify =
     settings.pin_verification === 'all' ||
     (settings.pin_verification === 'adhoc' && input.pin_verify);
@@ -194,36 +262,14 @@ async function insertPackage(
     (f) => pathProblems(f.filename, defaultFilesystemConstraints).length > 0,
   );
 
-  const reachable = new Map(
-    (await recipientGroupsFor(ctx.db, contract.id, principal.user.id)).flatMap((g) =>
-      g.members.map((m) => [m.id, m] as const),
-    ),
-  );
+  const mobiles = recipientMobiles(input.recipients);
+  const reachable = await reachableBy(ctx.db, contract.id, principal.user.id);
 
   return ctx.db.transaction(async (tx) => {
-    const resolved = new Map<number, ResolvedRecipient & { pinRequired: boolean }>();
-    for (const [index, entry] of input.recipients.entries()) {
-      let recipient: ResolvedRecipient;
-      if (entry.id !== undefined && entry.id > 0) {
-        const known = reachable.get(entry.id);
-        if (!known) throw refuse('recipients', sendMessages.recipientNotAllowed);
-        recipient = {
-          userId: known.id,
-          email: known.email,
-          verified: known.verified,
-          mobile: known.mobile,
-        };
-      } else {
-        if (!entry.email) throw refuse('recipients', sendMessages.selectRecipients);
-        if (!settings.can_add_ad_hoc) throw refuse('recipients', sendMessages.adHocNotAllowed);
-        recipient = await resolveAdHoc(tx, contract, entry.email, reachable);
-      }
-      const mobile = mobiles[index] ?? recipient.mobile;
-      // ALL: every recipient proves a PIN; ADHOC: only those without an activated account.
-      const pinRequired = pinVerify && (settings.pin_verification === 'all' || !recipient.verified);
-      if (pinRequired && !mobile) throw refuse('recipients', sendMessages.pinMobiles);
-      resolved.set(recipient.userId, { ...recipient, mobile, pinRequired });
-    }
+    const resolved = await resolveRecipients(tx, contract, reachable, input.recipients, mobiles, {
+      pinVerify,
+      pinMobilesMessage: sendMessages.pinMobiles,
+    });
 
     let inserted: typeof packages.$inferSelect | undefined;
     for (let attempt = 0; !inserted; attempt++) {

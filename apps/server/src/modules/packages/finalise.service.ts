@@ -4,11 +4,11 @@ import type { AppContext } from '../../context';
 import { queryRows } from '../../db/client';
 import { packageFiles, packageRecipients, packages, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
-import { newToken, tokenHash } from '../../http/secrets';
-import { packageReceivedMail } from '../../notify/package-mails';
 import { notifyContractWatchers } from '../activity/package-notifications';
+import { announcePackageReceived } from '../../realtime/announce';
 import type { ContractRow } from '../contracts/contracts.policy';
 import type { PackageRow } from './packages.policy';
+import { keyAndMailRecipient } from './recipient-mail';
 import { senderName as nameOfSender } from '../accounts/display-name';
 
 export interface FinaliseResult {
@@ -77,26 +77,13 @@ export async function finalisePackage(
       .leftJoin(users, eq(users.id, packageRecipients.userId))
       .where(and(eq(packageRecipients.packageId, pkgRef.id), eq(packageRecipients.removed, false)));
     for (const { recipient, user } of recipients) {
-      const key = newToken();
-      await tx
-        .update(packageRecipients)
-        .set({ keyHash: tokenHash(key) })
-        .where(eq(packageRecipients.id, recipient.id));
-      // People with an account open the package in their inbox; everyone else by link and key.
-      const link = user?.activatedAt
-        ? `${ctx.config.publicUrl}/inbox/${sent!.slug}`
-        : `${ctx.config.publicUrl}/inbox/external/${sent!.slug}?key=${key}`;
-      await ctx.mailbox.queue(
-        tx,
-        packageReceivedMail({
-          to: { email: recipient.email, firstName: user?.firstName ?? '' },
-          link,
-          senderName,
-          contractName: contract.name,
-          pkg: sent!,
-          pinRequired: recipient.pinRequired,
-        }),
-      );
+      await keyAndMailRecipient(ctx, tx, {
+        recipient,
+        user,
+        pkg: sent!,
+        senderName,
+        contractName: contract.name,
+      });
     }
     await notifyContractWatchers(tx, ctx.config, contract, 'sent', {
       name: sent!.name,
@@ -106,6 +93,8 @@ export async function finalisePackage(
         ...(failedFiles.length ? [`${failedFiles.length} file(s) failed to upload.`] : []),
       ].join('\n'),
     });
+    // Delivered when this transaction commits: open inboxes of the recipients refresh at once.
+    await announcePackageReceived(tx, pkgRef.id);
     return { status, failedFiles };
   });
 }

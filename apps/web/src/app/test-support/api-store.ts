@@ -1,6 +1,7 @@
 import { configureStore } from '@reduxjs/toolkit';
 import type { ApiRoute } from '@filerunner/protocol';
 import { apiSlice } from '../api';
+import { readyUploads } from '../../features/transfers/page-uploads';
 import type { UploadController } from '../../features/transfers/upload-controller';
 import type { ApiClient } from '../api-client';
 import type { ThunkExtra } from '../thunk';
@@ -36,7 +37,7 @@ export function storeAnswering(answer: Answer, options: StoreOptions = {}) {
       return answer(route, args);
     }) as ApiClient['call'],
   };
-  const extra: ThunkExtra = { api: client, uploads: options.uploads ?? noUploads };
+  const extra: ThunkExtra = { api: client, uploads: readyUploads(options.uploads ?? noUploads) };
   const store = configureStore({
     reducer: rootReducer,
     preloadedState: { ...rootReducer(undefined, { type: 'test/init' }), ...options.preloadedState },

@@ -6,7 +6,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ActivityPackage } from '@filerunner/protocol';
-import { formatBytes, formatDateTime, formatExpiry } from '../packages/package-format';
+import { formatSize } from '@filerunner/protocol';
+import { formatDateTime, formatExpiry } from '../packages/package-format';
 
 const downloadLabel = {
   none: { label: 'Not downloaded', color: 'default' },
@@ -36,7 +37,7 @@ export function PackageCard({ pkg }: { pkg: ActivityPackage }) {
       </Typography>
       <Typography variant="body2" color="text.secondary">
         {formatExpiry(pkg.expires_date)} ({formatDateTime(pkg.expires_date)}) ·{' '}
-        {formatBytes(pkg.bytes)} · {pkg.num_files} file{pkg.num_files === 1 ? '' : 's'}
+        {formatSize(pkg.bytes)} · {pkg.num_files} file{pkg.num_files === 1 ? '' : 's'}
       </Typography>
       <List dense aria-label={`Recipients of ${pkg.name}`}>
         {pkg.recipients.map((r) => {

@@ -3,11 +3,11 @@ import { useNavigate, useParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import { messages, withLeadingPlus, type ActivationTokenCheck } from '@filerunner/protocol';
 import { asApiError } from '../../app/api-client';
 import { AuthLayout } from '../../components/AuthLayout';
 import { NewPasswordFields } from '../../components/NewPasswordFields';
+import { OutlinedField } from '../../components/OutlinedField';
 import { PhoneField } from '../../components/PhoneField';
 import { useActivateMutation } from './auth-api';
 import { checkPasswordPair, firstErrors } from './password-form';
@@ -83,14 +83,14 @@ function ActivationForm(props: { uid: string; token: string; invitation: Activat
   return (
     <Box component="form" onSubmit={submit} noValidate>
       {(errors.token || errors.all) && <Alert severity="error">{errors.token ?? errors.all}</Alert>}
-      <TextField
+      <OutlinedField
         label="Email"
         name="email"
         value={invitation.email}
-        slotProps={{ htmlInput: { readOnly: true } }}
+        readOnly
         helperText="Your email address cannot be changed here."
       />
-      <TextField
+      <OutlinedField
         label="Name"
         name="name"
         autoComplete="name"

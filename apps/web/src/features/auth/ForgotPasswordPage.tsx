@@ -4,11 +4,11 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { messages } from '@filerunner/protocol';
 import { asApiError } from '../../app/api-client';
 import { AuthLayout } from '../../components/AuthLayout';
+import { OutlinedField } from '../../components/OutlinedField';
 import { useForgotPasswordMutation } from './auth-api';
 
 export function ForgotPasswordPage() {
@@ -65,7 +65,7 @@ export function ForgotPasswordPage() {
     <AuthLayout title="Forgot your password?">
       {failure && <Alert severity="error">{failure}</Alert>}
       <Box component="form" onSubmit={submit} noValidate>
-        <TextField
+        <OutlinedField
           label="Email"
           name="email"
           type="email"

@@ -4,9 +4,9 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import { useAppSelector } from '../../app/hooks';
 import { AuthLayout } from '../../components/AuthLayout';
+import { OutlinedField } from '../../components/OutlinedField';
 import { PasswordField } from '../../components/PasswordField';
 import { safeNext } from '../shell/navigation';
 import { useAuthenticateMutation } from './auth-api';
@@ -35,7 +35,7 @@ export function LoginPage() {
       {banner && status !== 'Failed' && <Alert severity="success">{banner}</Alert>}
       {status === 'Failed' && loginError && <Alert severity="error">{loginError}</Alert>}
       <Box component="form" onSubmit={submit} noValidate>
-        <TextField
+        <OutlinedField
           label="Email"
           name="email"
           type="email"

@@ -1,4 +1,6 @@
-import { api, type User } from '@filerunner/protocol';
+// The accounts area of the route table, not the whole table: the login page loads this file, and
+// the rest of the table (with its schemas) stays with the screens that use it.
+import { accountRoutes, type User } from '@filerunner/protocol';
 import { apiSlice, mutation, query } from '../../app/api';
 import { resetClientState } from '../../app/reset';
 import type { AppDispatch as Dispatch } from '../../app/store';
@@ -6,7 +8,7 @@ import type { AppDispatch as Dispatch } from '../../app/store';
 /** The signed-in user, as the shell confirms it when the app loads. */
 const userApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
-    getUser: query(build, api.accounts.user, { providesTags: ['User'] }),
+    getUser: query(build, accountRoutes.user, { providesTags: ['User'] }),
   }),
 });
 
@@ -21,15 +23,15 @@ export function keepAnsweredUser(user: User, _args: unknown, dispatch: Dispatch)
 /** The session and account calls, the screens outside the shell included. */
 export const authApi = userApi.injectEndpoints({
   endpoints: (build) => ({
-    authenticate: mutation(build, api.accounts.authenticate, { onAnswer: keepAnsweredUser }),
-    logout: mutation(build, api.accounts.logout),
-    extendSession: mutation(build, api.accounts.extendSession),
-    forgotPassword: mutation(build, api.accounts.forgotPassword),
+    authenticate: mutation(build, accountRoutes.authenticate, { onAnswer: keepAnsweredUser }),
+    logout: mutation(build, accountRoutes.logout),
+    extendSession: mutation(build, accountRoutes.extendSession),
+    forgotPassword: mutation(build, accountRoutes.forgotPassword),
     // Checks of a mailed link: made once per visit of the page, never answered from a cache.
-    checkResetToken: mutation(build, api.accounts.resetPasswordCheck),
-    resetPassword: mutation(build, api.accounts.resetPassword),
-    checkActivationToken: mutation(build, api.accounts.activationTokenCheck),
-    activate: mutation(build, api.accounts.activate),
+    checkResetToken: mutation(build, accountRoutes.resetPasswordCheck),
+    resetPassword: mutation(build, accountRoutes.resetPassword),
+    checkActivationToken: mutation(build, accountRoutes.activationTokenCheck),
+    activate: mutation(build, accountRoutes.activate),
   }),
 });
 

@@ -1,41 +1,107 @@
-import { Link as RouterLink, useLocation } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Link as RouterLink, useLocation, useParams } from 'react-router';
+import { skipToken } from '@reduxjs/toolkit/query';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
 import { selectSelectedContract } from '../projects/projects-api';
 import { routePrefix } from '../shell/navigation';
 import { EmptyPackageDetail } from '../packages/EmptyPackageDetail';
+import { PackageListPane } from '../packages/PackageListPane';
+import { PackageRow } from '../packages/PackageRow';
+import { packageScreen } from '../packages/package-screen';
+import { usePackageContract } from '../packages/use-package-contract';
+import {
+  pagedList,
+  useMarkSeenMutation,
+  useReceivedListInfiniteQuery,
+  useReceivedPackageQuery,
+} from './inbox-api';
+import { ReceivedDetail } from './ReceivedDetail';
 
 /**
- * /inbox/:slug? — received packages on the left, the selected one on the right. Receiving
- * arrives with package sending; until then the inbox is empty.
+ * /inbox/:slug? — received packages of the selected project on the left, one on the right: the
+ * one the address names, else the newest. Opening a package marks it seen.
  */
 export function InboxPage() {
-  const canSend = useAppSelector(selectSelectedContract)?.permissions.send ?? false;
+  const contract = useAppSelector(selectSelectedContract);
   const prefix = routePrefix(useLocation().pathname);
+  const { slug: urlSlug } = useParams();
+  const list = useReceivedListInfiniteQuery(contract ? { slug: contract.slug } : skipToken, {
+    // Opening the screen or picking another project reads the list afresh.
+    refetchOnMountOrArgChange: true,
+  });
+  const { items: packages, hasMore } = pagedList(list.data, (p) => p.packages);
+  const selectedSlug = urlSlug ?? packages[0]?.slug;
+  const detail = useReceivedPackageQuery(
+    selectedSlug ? { params: { slug: selectedSlug } } : skipToken,
+  );
+  const pkg = detail.currentData;
+  usePackageContract(urlSlug, pkg?.contract.slug, `${prefix}/inbox`);
+  useMarkSeenOnOpen(pkg?.slug, pkg ? !pkg.seen : false);
 
   return (
-    <Box sx={{ display: 'flex', gap: 2, p: 3, height: '100%', minHeight: 0 }}>
-      <Paper sx={{ width: 360, flexShrink: 0, p: 3 }} aria-label="Received packages">
-        <Typography variant="h6" component="h1" gutterBottom>
-          Inbox
-        </Typography>
-        <Typography color="text.secondary">
-          You haven't received any packages yet...{' '}
-          {canSend && (
-            <>
-              Why not{' '}
-              <Link component={RouterLink} to={`${prefix}/share`}>
-                share
-              </Link>{' '}
-              one?
-            </>
-          )}
-        </Typography>
-      </Paper>
-      <EmptyPackageDetail />
+    <Box
+      sx={{ display: 'flex', gap: 2, p: 3, height: '100%', minHeight: 0, boxSizing: 'border-box' }}
+    >
+      <PackageListPane
+        title="Inbox"
+        label="Received packages"
+        loading={!list.data && !list.isError}
+        error={list.isError}
+        hasMore={hasMore}
+        loadingMore={list.isFetchingNextPage}
+        onLoadMore={() => void list.fetchNextPage()}
+        empty={
+          <>
+            {packageScreen.receivedEmpty}{' '}
+            {contract?.permissions.send && (
+              <>
+                Why not{' '}
+                <Link component={RouterLink} to={`${prefix}/share`}>
+                  share
+                </Link>{' '}
+                one?
+              </>
+            )}
+          </>
+        }
+        rows={packages.map((p) => (
+          <PackageRow
+            key={p.slug}
+            to={`${prefix}/inbox/${p.slug}`}
+            name={p.name}
+            who={p.sender?.name ?? 'a removed user'}
+            dateSent={p.date_sent}
+            selected={p.slug === selectedSlug}
+            unseen={!p.seen}
+            expired={p.expired}
+            expiresSoon={p.expires_soon}
+            removed={p.removed}
+          />
+        ))}
+      />
+      {selectedSlug ? (
+        <ReceivedDetail
+          slug={selectedSlug}
+          pkg={pkg}
+          loading={detail.isFetching && !pkg}
+          error={detail.error}
+        />
+      ) : (
+        <EmptyPackageDetail />
+      )}
     </Box>
   );
+}
+
+/** Marks a package seen once when it is opened unseen; a failure leaves it unseen, no more. */
+function useMarkSeenOnOpen(slug: string | undefined, unseen: boolean) {
+  const [markSeen] = useMarkSeenMutation();
+  const marked = useRef<string | null>(null);
+  useEffect(() => {
+    if (!slug || !unseen || marked.current === slug) return;
+    marked.current = slug;
+    void markSeen({ slug });
+  }, [slug, unseen, markSeen]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDateTime, formatExpiry } from './package-format';
+import { formatDateTime, formatExpiry } from './package-format';
 
 describe('package formatting', () => {
   it("shows dates as 'Mon D YYYY' with a 12-hour clock", () => {
@@ -20,13 +20,5 @@ describe('package formatting', () => {
     expect(formatExpiry(at(-2 * 3_600_000), now)).toBe('Expired 2 hours ago');
     expect(formatExpiry(at(-86_400_000), now)).toBe('Expired 1 day ago');
     expect(formatExpiry(at(-4 * 86_400_000), now)).toBe('Expired 4 days ago');
-  });
-
-  it('shows sizes in bytes, KB, MB, GB', () => {
-    expect(formatBytes(0)).toBe('0 bytes');
-    expect(formatBytes(1023)).toBe('1023 bytes');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(5 * 1024 ** 3)).toBe('5 GB');
-    expect(formatBytes(150 * 1024 ** 2)).toBe('150 MB');
   });
 });

@@ -24,17 +24,3 @@ export function formatExpiry(expiresIso: string, now = Date.now()): string {
       : plural(Math.floor(span / DAY_MS), 'day');
   return left > 0 ? `Expires in ${amount}` : `Expired ${amount} ago`;
 }
-
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-
-/** A byte count for people: '0 bytes', '512 bytes', '1.5 MB' (1024-based). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${UNITS[unit]}`;
-}

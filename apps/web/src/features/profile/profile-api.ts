@@ -1,4 +1,5 @@
-import { api } from '@filerunner/protocol';
+// The area, not the whole route table: the store loads this file at start (see auth-api).
+import { accountRoutes } from '@filerunner/protocol';
 import { apiSlice, mutation, query } from '../../app/api';
 import { keepAnsweredUser } from '../auth/auth-api';
 
@@ -6,14 +7,14 @@ import { keepAnsweredUser } from '../auth/auth-api';
 export const profileApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     /** Multipart: first_name, last_name, mobile, mobile_confirm, timezone, avatar, clear_avatar. */
-    updateProfile: mutation(build, api.accounts.updateProfile, {
+    updateProfile: mutation(build, accountRoutes.updateProfile, {
       onAnswer: keepAnsweredUser,
     }),
-    updateSettings: mutation(build, api.accounts.updateSettings, {
+    updateSettings: mutation(build, accountRoutes.updateSettings, {
       onAnswer: keepAnsweredUser,
     }),
-    updatePassword: mutation(build, api.accounts.updatePassword),
-    getMemberships: query(build, api.accounts.memberships, { providesTags: ['Memberships'] }),
+    updatePassword: mutation(build, accountRoutes.updatePassword),
+    getMemberships: query(build, accountRoutes.memberships, { providesTags: ['Memberships'] }),
   }),
 });
 

@@ -1,12 +1,13 @@
 import { createSelector } from '@reduxjs/toolkit';
-import { api, type Contract } from '@filerunner/protocol';
+// The area, not the whole route table: the app loads this file at start (see auth-api).
+import { contractRoutes, type Contract } from '@filerunner/protocol';
 import { apiSlice, query } from '../../app/api';
 import type { RootState } from '../../app/store';
 
 /** The contracts (projects) the user belongs to, with their permissions and settings. */
 export const projectsApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
-    contracts: query(build, api.contracts.list, { providesTags: ['Contracts'] }),
+    contracts: query(build, contractRoutes.list, { providesTags: ['Contracts'] }),
   }),
 });
 

@@ -1,19 +1,70 @@
+import { useLocation, useParams } from 'react-router';
+import { skipToken } from '@reduxjs/toolkit/query';
 import Box from '@mui/material/Box';
-import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
+import { useAppSelector } from '../../app/hooks';
+import { pagedList } from '../inbox/inbox-api';
+import { selectSelectedContract } from '../projects/projects-api';
+import { routePrefix } from '../shell/navigation';
 import { EmptyPackageDetail } from '../packages/EmptyPackageDetail';
+import { PackageListPane } from '../packages/PackageListPane';
+import { PackageRow } from '../packages/PackageRow';
+import { packageScreen } from '../packages/package-screen';
+import { usePackageContract } from '../packages/use-package-contract';
+import { SentDetail } from './SentDetail';
+import { useSentListInfiniteQuery, useSentPackageQuery } from './sent-api';
+import { recipientsSummary } from './sent-recipients';
 
-/** /sent/:slug? — packages the user sent. Sending arrives later; until then the list is empty. */
+/** /sent/:slug? — packages the user sent in the selected project, and one with its recipients. */
 export function SentPage() {
+  const contract = useAppSelector(selectSelectedContract);
+  const prefix = routePrefix(useLocation().pathname);
+  const { slug: urlSlug } = useParams();
+  const list = useSentListInfiniteQuery(contract ? { slug: contract.slug } : skipToken, {
+    // Opening the screen or picking another project reads the list afresh.
+    refetchOnMountOrArgChange: true,
+  });
+  const { items: packages, hasMore } = pagedList(list.data, (p) => p.packages);
+  const selectedSlug = urlSlug ?? packages[0]?.slug;
+  const detail = useSentPackageQuery(selectedSlug ? { params: { slug: selectedSlug } } : skipToken);
+  const pkg = detail.currentData;
+  usePackageContract(urlSlug, pkg?.contract.slug, `${prefix}/sent`);
+
   return (
-    <Box sx={{ display: 'flex', gap: 2, p: 3, height: '100%', minHeight: 0 }}>
-      <Paper sx={{ width: 360, flexShrink: 0, p: 3 }} aria-label="Sent packages">
-        <Typography variant="h6" component="h1" gutterBottom>
-          Sent
-        </Typography>
-        <Typography color="text.secondary">You haven't sent any packages yet...</Typography>
-      </Paper>
-      <EmptyPackageDetail />
+    <Box
+      sx={{ display: 'flex', gap: 2, p: 3, height: '100%', minHeight: 0, boxSizing: 'border-box' }}
+    >
+      <PackageListPane
+        title="Sent"
+        label="Sent packages"
+        loading={!list.data && !list.isError}
+        error={list.isError}
+        hasMore={hasMore}
+        loadingMore={list.isFetchingNextPage}
+        onLoadMore={() => void list.fetchNextPage()}
+        empty={packageScreen.sentEmpty}
+        rows={packages.map((p) => (
+          <PackageRow
+            key={p.slug}
+            to={`${prefix}/sent/${p.slug}`}
+            name={p.name}
+            who={`To ${recipientsSummary(p.recipients)}`}
+            dateSent={p.date_sent}
+            selected={p.slug === selectedSlug}
+            expired={p.expired}
+            expiresSoon={p.expires_soon}
+          />
+        ))}
+      />
+      {selectedSlug ? (
+        <SentDetail
+          slug={selectedSlug}
+          pkg={pkg}
+          loading={detail.isFetching && !pkg}
+          error={detail.error}
+        />
+      ) : (
+        <EmptyPackageDetail />
+      )}
     </Box>
   );
 }

@@ -9,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import type { ByteSource } from '@filerunner/transfer';
-import { formatBytes } from '../packages/package-format';
+import { formatSize } from '@filerunner/protocol';
 
 const ROW_HEIGHT = 36;
 const LIST_HEIGHT = 360;
@@ -45,7 +45,7 @@ export function SelectedFileList(props: SelectedFileListProps) {
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
         <Typography variant="subtitle2" data-testid="selected-file-count">
           {count.toLocaleString('en-US')} {count === 1 ? 'file' : 'files'},{' '}
-          {formatBytes(props.totalBytes)}
+          {formatSize(props.totalBytes)}
         </Typography>
         <Button
           size="small"
@@ -98,7 +98,7 @@ export function SelectedFileList(props: SelectedFileListProps) {
                   {file.path}
                 </Typography>
                 <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
-                  {formatBytes(file.size)}
+                  {formatSize(file.size)}
                 </Typography>
                 <IconButton
                   size="small"

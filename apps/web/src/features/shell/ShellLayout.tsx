@@ -2,6 +2,7 @@ import { Outlet } from 'react-router';
 import Box from '@mui/material/Box';
 import { useAppSelector } from '../../app/hooks';
 import { selectContracts } from '../projects/projects-api';
+import { RealtimeUpdates } from '../realtime/use-realtime';
 import { TransferPanel } from '../transfers/TransferPanel';
 import { ProjectSelector } from './ProjectSelector';
 import { Sidebar } from './Sidebar';
@@ -27,6 +28,8 @@ export function ShellLayout() {
         </Box>
       </Box>
       <TransferPanel />
+      {/* New packages appear in the Inbox without a reload. */}
+      <RealtimeUpdates />
     </Box>
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
+import { skipToken } from '@reduxjs/toolkit/query';
 import Avatar from '@mui/material/Avatar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
@@ -22,6 +23,7 @@ import { appVersion, helpCenterUrl } from '../../app/config';
 import { useAppSelector } from '../../app/hooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Logo } from '../../components/Logo';
+import { useReceivedListInfiniteQuery } from '../inbox/inbox-api';
 import { selectSelectedContract } from '../projects/projects-api';
 import { BrandMark } from './BrandMark';
 import { BRANDING_PREFIX, routePrefix, unseenBadge } from './navigation';
@@ -43,7 +45,12 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
   const prefix = routePrefix(useLocation().pathname);
   const contract = useAppSelector(selectSelectedContract);
   const user = useAppSelector((s) => s.auth.user);
-  const badge = unseenBadge(useAppSelector((s) => s.packages.unseenCount));
+  // The Inbox list's own answer carries the project's unseen count; the badge shares its cache.
+  const received = useReceivedListInfiniteQuery(contract ? { slug: contract.slug } : skipToken, {
+    // Opening the screen or picking another project reads the list afresh.
+    refetchOnMountOrArgChange: true,
+  });
+  const badge = unseenBadge(received.data?.pages.at(-1)?.unseen ?? 0);
   const [confirmLogout, setConfirmLogout] = useState(false);
   const logOut = useLogout();
 
@@ -153,10 +160,12 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
           <Logo compact={collapsed} />
         )}
       </Box>
-      <List>{screens.map(renderItem)}</List>
+      {/* Items are links and buttons (in tooltips when collapsed), not list items: a list of
+          them must not claim to be a <ul>. */}
+      <List component="div">{screens.map(renderItem)}</List>
       <Box sx={{ flex: 1 }} />
       <Divider />
-      <List>{account.map(renderItem)}</List>
+      <List component="div">{account.map(renderItem)}</List>
       <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'center', pb: 1 }}>
         v{appVersion}
       </Typography>

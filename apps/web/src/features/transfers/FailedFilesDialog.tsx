@@ -9,7 +9,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import type { FileRef } from '@filerunner/transfer';
 import { listedNote, PROBLEM_LIST_LIMIT } from '../share/problem-files';
-import { formatSize } from './transfer-format';
+import { formatSize } from '@filerunner/protocol';
 
 /** The files of an upload that failed every retry, the first 100 listed with the total. */
 export function FailedFilesDialog(props: {

@@ -29,7 +29,12 @@ function panelWith(uploads: UploadRecord[], options: { expanded?: boolean } = {}
         queue: uploads.map((u) => u.id),
         records: Object.fromEntries(uploads.map((u) => [u.id, u])),
       },
-      transfers: { panelExpanded: options.expanded ?? true, pausedOffline: [], otherTabs: {} },
+      transfers: {
+        panelExpanded: options.expanded ?? true,
+        pausedOffline: [],
+        otherTabs: {},
+        interrupted: [],
+      },
     },
   });
   render(

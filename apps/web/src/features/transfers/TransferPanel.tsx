@@ -7,6 +7,7 @@ import ChevronRight from '@mui/icons-material/ChevronRight';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useOnline } from '../../app/use-online';
 import { QueueRing } from './QueueRing';
+import { InterruptedUploadItem } from './InterruptedUploadItem';
 import { transferPanelCollapsed, uploadQueueOpened } from './transfers-slice';
 import { UploadItem } from './UploadItem';
 import {
@@ -21,17 +22,20 @@ import { finishedUploadsCleared, selectUploads } from './uploads-slice';
 /**
  * The right-hand transfer panel, there while the upload queue has anything in it: collapsed, a
  * ring of the queue's progress; expanded, the queue itself over the dimmed screen (a click on
- * the dimmed part collapses it). Once every upload is sent the queue can be cleared.
+ * the dimmed part collapses it). Uploads an earlier page left unfinished head the queue, to be
+ * resumed or discarded. Once every upload is sent the queue can be cleared.
  */
 export function TransferPanel() {
   const dispatch = useAppDispatch();
   const uploads = useAppSelector(selectUploads);
   const expanded = useAppSelector((s) => s.transfers.panelExpanded);
   const downloads = useAppSelector((s) => s.downloads.queue.length);
+  const interrupted = useAppSelector((s) => s.transfers.interrupted);
   const online = useOnline();
-  if (uploads.length === 0) return null;
+  if (uploads.length === 0 && interrupted.length === 0) return null;
 
-  const tone = queueTone(uploads);
+  // An interrupted upload waits for the person, like a paused one.
+  const tone = interrupted.length > 0 ? 'error' : queueTone(uploads);
   const collapse = () => dispatch(transferPanelCollapsed());
   const clear = () => {
     dispatch(finishedUploadsCleared());
@@ -55,7 +59,7 @@ export function TransferPanel() {
     >
       <QueueRing
         percent={queuePercent(uploads)}
-        count={uploads.length}
+        count={uploads.length + interrupted.length}
         tone={tone}
         onOpen={() => dispatch(uploadQueueOpened())}
       />
@@ -97,6 +101,9 @@ export function TransferPanel() {
           )}
         </Box>
         <Box component="ul" aria-label="Uploads" sx={{ m: 0, px: 2, overflowY: 'auto' }}>
+          {interrupted.map((upload) => (
+            <InterruptedUploadItem key={upload.id} upload={upload} />
+          ))}
           {uploads.map((upload) => (
             <UploadItem key={upload.id} upload={upload} online={online} />
           ))}

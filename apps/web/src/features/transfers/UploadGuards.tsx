@@ -1,24 +1,41 @@
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useOnline } from '../../app/use-online';
-import { pauseUploadsForOffline, resumeUploadsPausedOffline } from './upload-actions';
+import {
+  findInterruptedUploads,
+  pauseUploadsForOffline,
+  pauseUploadsForSignOut,
+  resumeUploadsAfterSignIn,
+  resumeUploadsPausedOffline,
+} from './upload-actions';
 import { hasActiveUploads, selectUploads } from './uploads-slice';
 
 /**
  * What keeps the page's uploads safe, rendering nothing: going offline pauses them and coming
- * back online resumes the ones it paused; closing or reloading the tab while a package is not
- * yet sent asks first.
+ * back online resumes the ones it paused; the session ending pauses them and the same person
+ * signing in again resumes them; signing in lists the uploads an earlier page left unfinished;
+ * closing or reloading the tab while a package is not yet sent asks first.
  */
 export function UploadGuards() {
   const dispatch = useAppDispatch();
   const online = useOnline();
   const uploads = useAppSelector(selectUploads);
   const unsent = useAppSelector(hasActiveUploads);
+  const userId = useAppSelector((s) => s.auth.user?.id ?? null);
 
   // Run on every change of the queue too, so an upload whose turn comes while offline pauses.
   useEffect(() => {
     dispatch(online ? resumeUploadsPausedOffline() : pauseUploadsForOffline());
   }, [online, uploads, dispatch]);
+
+  useEffect(() => {
+    if (userId === null) {
+      dispatch(pauseUploadsForSignOut());
+      return;
+    }
+    dispatch(resumeUploadsAfterSignIn());
+    dispatch(findInterruptedUploads());
+  }, [userId, dispatch]);
 
   useEffect(() => {
     if (!unsent) return;

@@ -1,4 +1,23 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { RepickProblem } from '@filerunner/transfer/browser';
+import type { InterruptedUpload } from './upload-controller';
+
+/** An interrupted upload as the panel shows it, with how its last Resume went. */
+export interface InterruptedUploadView extends InterruptedUpload {
+  /** Resume was pressed and the files are being read again. */
+  resuming: boolean;
+  /** Why the last Resume did not start, in the person's words; null before one. */
+  problem: string | null;
+  /** The files that stopped the last Resume: gone, or changed since the upload started. */
+  mismatched: RepickProblem[];
+}
+
+/** Why a Resume did not start, as the panel says it. */
+export const resumeProblemText = {
+  permission: 'Permission to read the files was not given. Press Resume to be asked again.',
+  unreadable: 'The files could not be read where they were. Please pick them again.',
+  mismatch: 'Some files are not the ones this upload started with. Please pick them again.',
+} as const;
 
 /** The transfer side panel and the transfers other tabs of this browser report. */
 export interface TransfersState {
@@ -10,9 +29,16 @@ export interface TransfersState {
   pausedOffline: string[];
   /** Transfer records of other tabs, by tab id. */
   otherTabs: Record<string, { updatedAt: number }>;
+  /** Uploads an earlier page of this person did not finish, oldest first, to resume or discard. */
+  interrupted: InterruptedUploadView[];
 }
 
-const initialState: TransfersState = { panelExpanded: false, pausedOffline: [], otherTabs: {} };
+const initialState: TransfersState = {
+  panelExpanded: false,
+  pausedOffline: [],
+  otherTabs: {},
+  interrupted: [],
+};
 
 const transfersSlice = createSlice({
   name: 'transfers',
@@ -34,6 +60,41 @@ const transfersSlice = createSlice({
     offlinePausesEnded(state) {
       state.pausedOffline = [];
     },
+    /** The interrupted uploads found after a start or a sign-in; they replace any shown. */
+    interruptedUploadsFound(state, action: PayloadAction<InterruptedUpload[]>) {
+      state.interrupted = action.payload.map((upload) => ({
+        ...upload,
+        resuming: false,
+        problem: null,
+        mismatched: [],
+      }));
+    },
+    interruptedResumeStarted(state, action: PayloadAction<string>) {
+      const upload = state.interrupted.find((u) => u.id === action.payload);
+      if (upload) Object.assign(upload, { resuming: true, problem: null, mismatched: [] });
+    },
+    /**
+     * A Resume that could not start. Files that cannot be read through their handles are
+     * picked again, so the panel offers the folder or files pick from then on.
+     */
+    interruptedResumeRefused(
+      state,
+      action: PayloadAction<{
+        id: string;
+        reason: keyof typeof resumeProblemText;
+        mismatched?: RepickProblem[];
+      }>,
+    ) {
+      const { id, reason, mismatched = [] } = action.payload;
+      const upload = state.interrupted.find((u) => u.id === id);
+      if (!upload) return;
+      Object.assign(upload, { resuming: false, problem: resumeProblemText[reason], mismatched });
+      if (reason !== 'permission') upload.handles = false;
+    },
+    /** Resumed (it is in the upload queue now) or discarded. */
+    interruptedUploadLeft(state, action: PayloadAction<string>) {
+      state.interrupted = state.interrupted.filter((u) => u.id !== action.payload);
+    },
   },
 });
 
@@ -42,5 +103,9 @@ export const {
   transferPanelCollapsed,
   uploadPausedOffline,
   offlinePausesEnded,
+  interruptedUploadsFound,
+  interruptedResumeStarted,
+  interruptedResumeRefused,
+  interruptedUploadLeft,
 } = transfersSlice.actions;
 export const transfersReducer = transfersSlice.reducer;

@@ -1,26 +1,37 @@
 import { actionsOf } from '@filerunner/transfer';
 import type { AppDispatch, RootState } from '../../app/store';
 import type { ThunkExtra } from '../../app/thunk';
-import type { UploadControl, UploadToStart } from './upload-controller';
-import { offlinePausesEnded, uploadPausedOffline, uploadQueueOpened } from './transfers-slice';
+import { withUploads } from './page-uploads';
+import type { ResumeOutcome, UploadControl, UploadToStart } from './upload-controller';
+import {
+  interruptedResumeRefused,
+  interruptedResumeStarted,
+  interruptedUploadLeft,
+  interruptedUploadsFound,
+  offlinePausesEnded,
+  uploadPausedOffline,
+  uploadQueueOpened,
+} from './transfers-slice';
 import { hasActiveUploads, selectUploads } from './uploads-slice';
 
 /**
- * Starts uploading a created package, and opens the upload queue if nothing else was in it.
+ * Starts uploading a created package (loading the transfer engine first if this page has not),
+ * and opens the upload queue if nothing else was in it.
  */
 export function startPackageUpload(upload: UploadToStart) {
-  return (dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra): string => {
-    const queueWasEmpty = !hasActiveUploads(getState());
-    const id = extra.uploads.start(upload, dispatch);
-    if (queueWasEmpty) dispatch(uploadQueueOpened());
-    return id;
-  };
+  return (dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra) =>
+    withUploads(extra.uploads, (uploads): string => {
+      const queueWasEmpty = !hasActiveUploads(getState());
+      const id = uploads.start(upload, dispatch, getState().auth.user?.id ?? null);
+      if (queueWasEmpty) dispatch(uploadQueueOpened());
+      return id;
+    });
 }
 
 /** Passes the person's control on to an upload (the panel's buttons); false when not offered. */
 export function controlUpload(id: string, control: UploadControl) {
   return (_dispatch: AppDispatch, _getState: () => RootState, extra: ThunkExtra): boolean =>
-    extra.uploads.control(id, control);
+    extra.uploads.loaded()?.control(id, control) ?? false;
 }
 
 /**
@@ -30,8 +41,10 @@ export function controlUpload(id: string, control: UploadControl) {
  */
 export function pauseUploadsForOffline() {
   return (dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra): void => {
+    const uploads = extra.uploads.loaded();
+    if (!uploads) return;
     for (const upload of selectUploads(getState())) {
-      if (actionsOf(upload).pause && extra.uploads.control(upload.id, 'pause')) {
+      if (actionsOf(upload).pause && uploads.control(upload.id, 'pause')) {
         dispatch(uploadPausedOffline(upload.id));
       }
     }
@@ -45,6 +58,80 @@ export function resumeUploadsPausedOffline() {
     if (pausedOffline.length === 0) return;
     dispatch(offlinePausesEnded());
     // An upload cancelled while offline is gone; its runner simply declines.
-    for (const id of pausedOffline) extra.uploads.control(id, 'resume');
+    for (const id of pausedOffline) extra.uploads.loaded()?.control(id, 'resume');
+  };
+}
+
+/** Lists the signed-in person's uploads that an earlier page left unfinished, in the panel. */
+export function findInterruptedUploads() {
+  return async (dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra) => {
+    const owner = getState().auth.user?.id;
+    if (owner === undefined) return;
+    const uploads = await extra.uploads.load();
+    const found = await uploads.interrupted(owner).catch((error: unknown) => {
+      // Without IndexedDB (a private window may refuse it) nothing can be resumed anyway.
+      console.warn('could not read the interrupted uploads', error);
+      return [];
+    });
+    // Signed out or someone else signed in while the store was read: not theirs to see.
+    if (getState().auth.user?.id === owner) dispatch(interruptedUploadsFound(found));
+  };
+}
+
+/**
+ * Resume of an interrupted upload whose files have handles: asks for read permission again
+ * (dispatch it from the click itself) and sends what is missing.
+ */
+export function resumeInterruptedUpload(id: string) {
+  return (dispatch: AppDispatch, _getState: () => RootState, extra: ThunkExtra) => {
+    // Loaded already (it listed the upload), so the prompt is asked within the click.
+    const resuming = withUploads(extra.uploads, (uploads) =>
+      uploads.resumeWithHandles(id, dispatch),
+    );
+    dispatch(interruptedResumeStarted(id));
+    return Promise.resolve(resuming).then((outcome) => settleResume(dispatch, id, outcome));
+  };
+}
+
+/** Resume of an interrupted upload with the same folder or files picked again. */
+export function resumeInterruptedFromPick(id: string, files: readonly File[]) {
+  return async (dispatch: AppDispatch, _getState: () => RootState, extra: ThunkExtra) => {
+    dispatch(interruptedResumeStarted(id));
+    const [uploads, { sourcesFromFileList }] = await Promise.all([
+      extra.uploads.load(),
+      import('@filerunner/transfer/browser'),
+    ]);
+    settleResume(dispatch, id, uploads.resumeFromPick(id, sourcesFromFileList(files), dispatch));
+  };
+}
+
+/** Gives an interrupted upload up: it leaves the panel and is never offered again. */
+export function discardInterruptedUpload(id: string) {
+  return async (dispatch: AppDispatch, _getState: () => RootState, extra: ThunkExtra) => {
+    dispatch(interruptedUploadLeft(id));
+    await (await extra.uploads.load()).discard(id);
+  };
+}
+
+function settleResume(dispatch: AppDispatch, id: string, outcome: ResumeOutcome) {
+  if (outcome.started || outcome.reason === 'gone') dispatch(interruptedUploadLeft(id));
+  else if (outcome.reason === 'mismatch') {
+    dispatch(interruptedResumeRefused({ id, reason: 'mismatch', mismatched: outcome.problems }));
+  } else dispatch(interruptedResumeRefused({ id, reason: outcome.reason }));
+}
+
+/** The session ended: uploads pause and leave the page's store until their owner signs in. */
+export function pauseUploadsForSignOut() {
+  return (dispatch: AppDispatch, _getState: () => RootState, extra: ThunkExtra): void => {
+    extra.uploads.loaded()?.pauseForSignOut(dispatch);
+  };
+}
+
+/** Signed in: the uploads the sign-out paused go on, when they are this person's. */
+export function resumeUploadsAfterSignIn() {
+  return (dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra): void => {
+    const owner = getState().auth.user?.id;
+    // Nothing was paused on this page if the engine never loaded.
+    if (owner !== undefined) extra.uploads.loaded()?.resumeAfterSignIn(owner, dispatch);
   };
 }

@@ -1,0 +1,328 @@
+import { eq, sql } from 'drizzle-orm';
+import { listCountCap, unseenCountCap } from '@filerunner/protocol';
+import { preparedOnce, type Database } from '../../db/client';
+import {
+  contracts,
+  downloads,
+  memberships,
+  packageRecipients,
+  packages,
+  users,
+} from '../../db/schema';
+import { recipientDownload, type RecipientDownload } from '../downloads/downloads.repository';
+import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
+import { type NamedRecipient, type RecipientRow, type UserRow } from './inbox.repository';
+import type { PackageView, ReceivedView } from './inbox.views';
+
+// The Inbox and Sent lists, each one prepared statement: the page, its count and (Inbox) the
+// badge's unseen counts come in one round trip, with only the columns the answer shows.
+
+/** A package's timestamp as whole milliseconds since the epoch, as a JSON number. */
+const epochMs = (column: string) => sql.raw(`floor(extract(epoch from ${column}) * 1000)::int8`);
+const dateOf = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+// The page comes as one JSON value. These are the columns every package view reads; `p` is the
+// package, `c` its contract.
+const packageJson = sql`'id', p.id, 'slug', p.slug, 'name', p.name, 'message', p.message,
+  'sent_at', ${epochMs('p.sent_at')}, 'valid_from', ${epochMs('p.valid_from')},
+  'expires_at', ${epochMs('p.expires_at')}, 'objects_deleted_at', ${epochMs('p.objects_deleted_at')},
+  'bytes', p.bytes, 'num_files', p.num_files, 'pin_verify', p.pin_verify,
+  'invalid_filenames', p.invalid_filenames,
+  'contract_id', c.id, 'contract_slug', c.slug, 'contract_name', c.name,
+  'can_extend_expiry', c.settings->'can_extend_expiry'`;
+
+interface PackageJson {
+  id: number;
+  slug: string;
+  name: string;
+  message: string;
+  sent_at: number;
+  valid_from: number;
+  expires_at: number;
+  objects_deleted_at: number | null;
+  bytes: number;
+  num_files: number;
+  pin_verify: boolean;
+  invalid_filenames: boolean;
+  contract_id: number;
+  contract_slug: string;
+  contract_name: string;
+  can_extend_expiry: boolean;
+}
+
+function factsOf(row: PackageJson, sender: PackageView['sender']): PackageView {
+  return {
+    pkg: {
+      id: row.id,
+      slug: row.slug,
+      name: row.name,
+      message: row.message,
+      sentAt: new Date(row.sent_at),
+      validFrom: new Date(row.valid_from),
+      expiresAt: new Date(row.expires_at),
+      objectsDeletedAt: dateOf(row.objects_deleted_at),
+      bytes: row.bytes,
+      numFiles: row.num_files,
+      pinVerify: row.pin_verify,
+      invalidFilenames: row.invalid_filenames,
+    },
+    contract: {
+      id: row.contract_id,
+      slug: row.contract_slug,
+      name: row.contract_name,
+      settings: { can_extend_expiry: row.can_extend_expiry },
+    },
+    sender,
+  };
+}
+
+// The contract filter names the contract by slug inside the statement (no contract of that slug:
+// no packages), so the list with and without it are two statements, each with its own plan.
+const inContract = (byContract: boolean) =>
+  byContract
+    ? sql`and p.contract_id = (select id from ${contracts} where slug = ${sql.placeholder('contractSlug')})`
+    : sql``;
+
+const receivedWhere = (byContract: boolean) => sql`r.user_id = ${sql.placeholder('userId')}
+  and p.status <> 'uploading' and p.valid_from <= now() ${inContract(byContract)}`;
+
+// Counts stop at the protocol's caps: a list needs "more" or not and a number to show, and
+// counting every one of 100,000 packages on each page would cost more than the page itself.
+const COUNT_CAP = listCountCap;
+const UNSEEN_CAP = unseenCountCap;
+
+// Each statement is read from `users` by the caller's id so that it always answers one row, even
+// for an empty page.
+const receivedListStatement = (byContract: boolean) =>
+  preparedOnce((db) =>
+    db
+      .select({
+        total: sql<number>`(select count(*)::int from (
+          select 1 from ${packageRecipients} r join ${packages} p on p.id = r.package_id
+          where ${receivedWhere(byContract)} limit ${COUNT_CAP}) counted)`,
+        unseen: sql<Array<{ slug: string; n: number }>>`(select coalesce(json_agg(json_build_object(
+            'slug', c.slug, 'n', (select count(*)::int from (
+              select 1 from ${packageRecipients} r join ${packages} p on p.id = r.package_id
+              where r.user_id = m.user_id and p.contract_id = c.id
+                and r.seen_at is null and not r.removed
+                and p.status <> 'uploading' and p.valid_from <= now()
+                and p.expires_at > now() and p.objects_deleted_at is null
+              limit ${UNSEEN_CAP}) unseen)
+          )), '[]'::json)
+          from ${memberships} m join ${contracts} c on c.id = m.contract_id
+          where m.user_id = ${sql.placeholder('userId')})`,
+        rows: sql<
+          ReceivedJson[]
+        >`(select coalesce(json_agg(page.row order by page.sent_at desc, page.id desc), '[]'::json)
+          from (select p.sent_at, p.id, json_build_object(${packageJson},
+              'sender_first_name', s.first_name, 'sender_last_name', s.last_name,
+              'sender_email', s.email,
+              'seen_at', ${epochMs('r.seen_at')}, 'removed', r.removed, 'downloaded', r.downloaded,
+              'pin_required', r.pin_required, 'pin_verified_at', ${epochMs('r.pin_verified_at')},
+              'mobile', r.mobile) as row
+            from ${packageRecipients} r
+            join ${packages} p on p.id = r.package_id
+            join ${contracts} c on c.id = p.contract_id
+            left join ${users} s on s.id = p.sender_id
+            where ${receivedWhere(byContract)}
+            order by p.sent_at desc, p.id desc
+            limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) page)`,
+      })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('userId')))
+      .prepare(byContract ? 'received_list_of_contract' : 'received_list'),
+  );
+const receivedList = receivedListStatement(false);
+const receivedListOfContract = receivedListStatement(true);
+
+interface ReceivedJson extends PackageJson {
+  sender_first_name: string | null;
+  sender_last_name: string | null;
+  sender_email: string | null;
+  seen_at: number | null;
+  removed: boolean;
+  downloaded: RecipientRow['downloaded'];
+  pin_required: boolean;
+  pin_verified_at: number | null;
+  mobile: string | null;
+}
+
+/**
+ * One page of the user's received packages, newest first, how many there are (counted up to
+ * `COUNT_CAP`), and their unseen packages per contract slug (counted up to `UNSEEN_CAP`), in the
+ * contracts they belong to: ones they may still open (not removed, not expired), which is what
+ * the Inbox badge counts. Filtered by contract, the page walks the contract's packages in
+ * sending order by index.
+ */
+export async function receivedListOf(
+  db: Database,
+  userId: number,
+  contractSlug: string | undefined,
+  page: { offset: number; limit: number },
+): Promise<{ rows: ReceivedView[]; total: number; unseen: Map<string, number> }> {
+  const [answer] =
+    contractSlug === undefined
+      ? await receivedList(db).execute({ userId, ...page })
+      : await receivedListOfContract(db).execute({ userId, contractSlug, ...page });
+  if (!answer) return { rows: [], total: 0, unseen: new Map() };
+  return {
+    rows: answer.rows.map((row) => ({
+      ...factsOf(
+        row,
+        row.sender_email === null
+          ? null
+          : {
+              firstName: row.sender_first_name ?? '',
+              lastName: row.sender_last_name ?? '',
+              email: row.sender_email,
+            },
+      ),
+      recipient: {
+        seenAt: dateOf(row.seen_at),
+        pinVerifiedAt: dateOf(row.pin_verified_at),
+        removed: row.removed,
+        downloaded: row.downloaded,
+        pinRequired: row.pin_required,
+        mobile: row.mobile,
+      },
+    })),
+    total: answer.total,
+    unseen: new Map(answer.unseen.filter((u) => u.n > 0).map((u) => [u.slug, u.n])),
+  };
+}
+
+const sentWhere = (byContract: boolean) => sql`p.sender_id = ${sql.placeholder('userId')}
+  and p.status <> 'uploading' ${inContract(byContract)}`;
+
+// A recipient as the sender's list shows them, named as the package's contract knows them, with
+// the downloads that moved any bytes, oldest first. Reads the package as `p`; the bare `users`
+// and `memberships` are the recipient's, which the member name expressions read.
+const recipientsJson = sql`(select coalesce(json_agg(json_build_object(
+    'id', r.id, 'package_id', r.package_id, 'user_id', r.user_id, 'email', r.email,
+    'mobile', r.mobile, 'pin_required', r.pin_required,
+    'pin_verified_at', ${epochMs('r.pin_verified_at')}, 'removed', r.removed,
+    'seen_at', ${epochMs('r.seen_at')}, 'downloaded', r.downloaded,
+    'user_email', ${users.email}, 'first_name', ${memberFirstName}, 'last_name', ${memberLastName},
+    'verified', coalesce(${memberActive}, false),
+    'downloads', (select coalesce(json_agg(json_build_object(
+        'first_byte_at', ${epochMs('d.first_byte_at')}, 'last_byte_at', ${epochMs('d.last_byte_at')},
+        'ip', d.ip, 'bytes_sent', d.bytes_sent, 'completed', d.completed_at is not null
+      ) order by d.first_byte_at, d.id), '[]'::json)
+      from ${downloads} d where d.recipient_id = r.id and d.first_byte_at is not null)
+  ) order by r.id), '[]'::json)
+  from ${packageRecipients} r
+  left join ${users} on ${users.id} = r.user_id
+  left join ${memberships} on ${memberships.contractId} = p.contract_id
+    and ${memberships.userId} = ${users.id}
+  where r.package_id = p.id)`;
+
+const sentListStatement = (byContract: boolean) =>
+  preparedOnce((db) =>
+    db
+      .select({
+        total: sql<number>`(select count(*)::int from (
+          select 1 from ${packages} p where ${sentWhere(byContract)} limit ${COUNT_CAP}) counted)`,
+        rows: sql<
+          SentJson[]
+        >`(select coalesce(json_agg(page.row order by page.sent_at desc, page.id desc), '[]'::json)
+          from (select p.sent_at, p.id, json_build_object(${packageJson},
+              'recipients', ${recipientsJson}) as row
+            from ${packages} p join ${contracts} c on c.id = p.contract_id
+            where ${sentWhere(byContract)}
+            order by p.sent_at desc, p.id desc
+            limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) page)`,
+      })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('userId')))
+      .prepare(byContract ? 'sent_list_of_contract' : 'sent_list'),
+  );
+const sentList = sentListStatement(false);
+const sentListOfContract = sentListStatement(true);
+
+interface SentJson extends PackageJson {
+  recipients: Array<{
+    id: number;
+    package_id: number;
+    user_id: number | null;
+    email: string;
+    mobile: string | null;
+    pin_required: boolean;
+    pin_verified_at: number | null;
+    removed: boolean;
+    seen_at: number | null;
+    downloaded: RecipientRow['downloaded'];
+    user_email: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    verified: boolean;
+    downloads: Array<{
+      first_byte_at: number;
+      last_byte_at: number | null;
+      ip: string;
+      bytes_sent: number;
+      completed: boolean;
+    }>;
+  }>;
+}
+
+/** A sent package of the list with its named recipients and their download histories. */
+export interface SentListRow extends PackageView {
+  recipients: NamedRecipient[];
+  downloads: Map<number, RecipientDownload[]>;
+}
+
+/**
+ * One page of the caller's sent packages (never one still uploading), newest first, with their
+ * recipients and downloads, and how many there are (counted up to `COUNT_CAP`). The caller is
+ * the sender of each, so `sender` is the caller's own account.
+ */
+export async function sentListOf(
+  db: Database,
+  sender: UserRow,
+  contractSlug: string | undefined,
+  page: { offset: number; limit: number },
+): Promise<{ rows: SentListRow[]; total: number }> {
+  const userId = sender.id;
+  const [answer] =
+    contractSlug === undefined
+      ? await sentList(db).execute({ userId, ...page })
+      : await sentListOfContract(db).execute({ userId, contractSlug, ...page });
+  if (!answer) return { rows: [], total: 0 };
+  const rows = answer.rows.map((row): SentListRow => {
+    const downloadsOf = new Map<number, RecipientDownload[]>();
+    const recipients = row.recipients.map((r): NamedRecipient => {
+      downloadsOf.set(
+        r.id,
+        r.downloads.map((d) =>
+          recipientDownload({
+            firstByteAt: new Date(d.first_byte_at),
+            lastByteAt: dateOf(d.last_byte_at),
+            ip: d.ip,
+            bytesSent: d.bytes_sent,
+            completed: d.completed,
+          }),
+        ),
+      );
+      return {
+        recipient: {
+          id: r.id,
+          packageId: r.package_id,
+          userId: r.user_id,
+          email: r.email,
+          mobile: r.mobile,
+          pinRequired: r.pin_required,
+          pinVerifiedAt: dateOf(r.pin_verified_at),
+          removed: r.removed,
+          seenAt: dateOf(r.seen_at),
+          downloaded: r.downloaded,
+        },
+        email: r.user_email,
+        firstName: r.first_name ?? '',
+        lastName: r.last_name ?? '',
+        verified: r.verified,
+      };
+    });
+    return { ...factsOf(row, sender), recipients, downloads: downloadsOf };
+  });
+  return { rows, total: answer.total };
+}

@@ -1,0 +1,205 @@
+import { and, asc, count, eq, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import {
+  contracts,
+  memberships,
+  packageFiles,
+  packageRecipients,
+  packages,
+  users,
+} from '../../db/schema';
+import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
+import type { RecipientView } from './inbox.views';
+
+export type PackageRow = typeof packages.$inferSelect;
+export type ContractRow = typeof contracts.$inferSelect;
+export type RecipientRow = typeof packageRecipients.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+
+/** A package with what every view of it shows: its contract and sender. */
+export interface PackageFacts {
+  pkg: PackageRow;
+  contract: ContractRow;
+  sender: UserRow | null;
+}
+
+/** A package as one recipient has it. */
+export interface ReceivedRow extends PackageFacts {
+  recipient: RecipientRow;
+}
+
+// Recipients never see a package still uploading or before its access period starts (the
+// download policy's rule too), so a list never shows what a download would refuse as unknown.
+const visibleToRecipients = and(
+  ne(packages.status, 'uploading'),
+  lte(packages.validFrom, sql`now()`),
+)!;
+
+/** The received package of `slug` for this user, or null (not theirs, or not visible yet). */
+export async function receivedBySlug(
+  db: Database,
+  userId: number,
+  slug: string,
+): Promise<ReceivedRow | null> {
+  const [row] = await receivedSelect(db)
+    .where(and(eq(packages.slug, slug), eq(packageRecipients.userId, userId), visibleToRecipients))
+    // A user listed twice gets the row that still has access.
+    .orderBy(asc(packageRecipients.removed), asc(packageRecipients.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The package of `slug` with the recipient whose link key hashes to `keyHash`, or null. */
+export async function receivedByKey(
+  db: Database,
+  slug: string,
+  keyHash: string,
+): Promise<ReceivedRow | null> {
+  const [row] = await receivedSelect(db)
+    .where(
+      and(eq(packages.slug, slug), eq(packageRecipients.keyHash, keyHash), visibleToRecipients),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+function receivedSelect(db: Database) {
+  return db
+    .select({ pkg: packages, contract: contracts, sender: users, recipient: packageRecipients })
+    .from(packageRecipients)
+    .innerJoin(packages, eq(packages.id, packageRecipients.packageId))
+    .innerJoin(contracts, eq(contracts.id, packages.contractId))
+    .leftJoin(users, eq(users.id, packages.senderId));
+}
+
+/**
+ * The caller's sent packages (never one still uploading), with their membership of the
+ * package's contract (null when they have left it). `slug` picks one; otherwise one page of
+ * the contract's (or all), newest first.
+ */
+function sentSelect(db: Database, senderId: number) {
+  return db
+    .select({ pkg: packages, contract: contracts, sender: users, membership: memberships })
+    .from(packages)
+    .innerJoin(contracts, eq(contracts.id, packages.contractId))
+    .leftJoin(users, eq(users.id, packages.senderId))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.contractId, packages.contractId), eq(memberships.userId, senderId)),
+    );
+}
+
+export type SentRow = PackageFacts & { membership: typeof memberships.$inferSelect | null };
+
+const sentBy = (senderId: number) =>
+  and(eq(packages.senderId, senderId), ne(packages.status, 'uploading'))!;
+
+export async function sentBySlug(
+  db: Database,
+  senderId: number,
+  slug: string,
+): Promise<SentRow | null> {
+  const [row] = await sentSelect(db, senderId).where(
+    and(sentBy(senderId), eq(packages.slug, slug)),
+  );
+  return row ?? null;
+}
+
+/** A recipient of a sent package, named as the package's contract knows them. */
+export interface NamedRecipient {
+  recipient: RecipientView;
+  email: string | null;
+  firstName: string;
+  lastName: string;
+  verified: boolean;
+}
+
+/** The recipients of these packages, in the order they were added. */
+export async function recipientsOf(
+  db: Database,
+  packageIds: readonly number[],
+): Promise<Map<number, NamedRecipient[]>> {
+  const out = new Map<number, NamedRecipient[]>();
+  if (packageIds.length === 0) return out;
+  const rows = await db
+    .select({
+      recipient: packageRecipients,
+      email: users.email,
+      firstName: memberFirstName,
+      lastName: memberLastName,
+      verified: sql<boolean>`coalesce(${memberActive}, false)`,
+    })
+    .from(packageRecipients)
+    .innerJoin(packages, eq(packages.id, packageRecipients.packageId))
+    .leftJoin(users, eq(users.id, packageRecipients.userId))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.contractId, packages.contractId), eq(memberships.userId, users.id)),
+    )
+    .where(sql`${packageRecipients.packageId} in ${packageIds}`)
+    .orderBy(asc(packageRecipients.id));
+  for (const row of rows) {
+    const list = out.get(row.recipient.packageId) ?? [];
+    list.push({ ...row, firstName: row.firstName ?? '', lastName: row.lastName ?? '' });
+    out.set(row.recipient.packageId, list);
+  }
+  return out;
+}
+
+/** One page of a package's stored files by path, and how many there are. */
+export async function filesPageOf(
+  db: Database,
+  packageId: number,
+  page: { offset: number; limit: number },
+) {
+  const where = and(eq(packageFiles.packageId, packageId), eq(packageFiles.state, 'stored'));
+  const rows = await db
+    .select({
+      userPath: packageFiles.userPath,
+      size: packageFiles.size,
+      objectKey: packageFiles.objectKey,
+    })
+    .from(packageFiles)
+    .where(where)
+    .orderBy(asc(packageFiles.userPath))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db.select({ n: count() }).from(packageFiles).where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Marks the recipient row seen, once (the first time is kept). */
+export async function markSeen(db: Database, recipientId: number): Promise<void> {
+  await db
+    .update(packageRecipients)
+    .set({ seenAt: sql`now()` })
+    .where(and(eq(packageRecipients.id, recipientId), isNull(packageRecipients.seenAt)));
+}
+
+/**
+ * Moves the package's expiry to `until` if it is still the one the caller saw, so two
+ * recipients extending at once extend once. Answers whether it moved.
+ */
+export async function extendExpiry(
+  db: Database,
+  packageId: number,
+  seen: Date,
+  until: Date,
+): Promise<boolean> {
+  const moved = await db
+    .update(packages)
+    .set({ expiresAt: until, expiryNotifiedAt: null })
+    .where(
+      and(
+        eq(packages.id, packageId),
+        eq(packages.expiresAt, seen),
+        isNull(packages.objectsDeletedAt),
+      ),
+    )
+    .returning({ id: packages.id });
+  return moved.length > 0;
+}
+
+/** The where-clause of a recipient of a package by user id. */
+export const recipientOfUser = (packageId: number, userId: number): SQL =>
+  and(eq(packageRecipients.packageId, packageId), eq(packageRecipients.userId, userId))!;

@@ -1,0 +1,214 @@
+import {
+  limits,
+  mobileHint,
+  type ExternalPackage,
+  type PackageFile,
+  type ReceivedPackage,
+  type SentPackage,
+  type SentRecipient,
+} from '@filerunner/protocol';
+import { displayName, type NamedPerson } from '../accounts/display-name';
+import type { RecipientDownload } from '../downloads/downloads.repository';
+import type {
+  ContractRow,
+  NamedRecipient,
+  PackageRow,
+  ReceivedRow,
+  RecipientRow,
+} from './inbox.repository';
+
+/** What every view of a package reads of it, its contract and its sender. */
+export interface PackageView {
+  pkg: Pick<
+    PackageRow,
+    | 'id'
+    | 'slug'
+    | 'name'
+    | 'message'
+    | 'sentAt'
+    | 'validFrom'
+    | 'expiresAt'
+    | 'objectsDeletedAt'
+    | 'bytes'
+    | 'numFiles'
+    | 'pinVerify'
+    | 'invalidFilenames'
+  >;
+  contract: Pick<ContractRow, 'id' | 'slug' | 'name'> & {
+    settings: Pick<ContractRow['settings'], 'can_extend_expiry'>;
+  };
+  sender: NamedPerson | null;
+}
+
+/** What the views read of a recipient row. */
+export type RecipientView = Pick<
+  RecipientRow,
+  | 'id'
+  | 'packageId'
+  | 'userId'
+  | 'email'
+  | 'mobile'
+  | 'pinRequired'
+  | 'pinVerifiedAt'
+  | 'removed'
+  | 'seenAt'
+  | 'downloaded'
+>;
+
+/** A package as a recipient's views read it. */
+export interface ReceivedView extends PackageView {
+  recipient: Pick<
+    RecipientRow,
+    'seenAt' | 'removed' | 'downloaded' | 'pinRequired' | 'pinVerifiedAt' | 'mobile'
+  >;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Expired once its end has passed, or once the sweeper removed its objects (which also moves
+ * the end to that moment, so every other reader of `expiresAt` agrees).
+ */
+export function isExpired(
+  pkg: Pick<PackageRow, 'objectsDeletedAt' | 'expiresAt'>,
+  now: Date,
+): boolean {
+  return pkg.objectsDeletedAt !== null || now >= pkg.expiresAt;
+}
+
+/** In its last `expiringSoonHours` and not expired: the 'Expiring' chip and the extend button. */
+export function expiresSoon(
+  pkg: Pick<PackageRow, 'objectsDeletedAt' | 'expiresAt'>,
+  now: Date,
+): boolean {
+  return (
+    !isExpired(pkg, now) &&
+    pkg.expiresAt.getTime() - now.getTime() <= limits.expiringSoonHours * HOUR_MS
+  );
+}
+
+/** The recipient must still prove a PIN before downloading. */
+export const isLocked = (recipient: Pick<RecipientRow, 'pinRequired' | 'pinVerifiedAt'>) =>
+  recipient.pinRequired && recipient.pinVerifiedAt === null;
+
+function core({ pkg, contract, sender }: PackageView, now: Date) {
+  return {
+    id: pkg.id,
+    slug: pkg.slug,
+    name: pkg.name,
+    sender: sender ? { name: displayName(sender) } : null,
+    contract: { id: contract.id, slug: contract.slug, name: contract.name },
+    date_sent: pkg.sentAt.toISOString(),
+    valid_date: pkg.validFrom.toISOString(),
+    expires_date: pkg.expiresAt.toISOString(),
+    expired: isExpired(pkg, now),
+    expires_soon: expiresSoon(pkg, now),
+    bytes: pkg.bytes,
+    num_files: pkg.numFiles,
+    message: pkg.message,
+    pin_verified: pkg.pinVerify,
+    invalid_filenames: pkg.invalidFilenames,
+    can_extend_expiry: contract.settings.can_extend_expiry,
+  };
+}
+
+/** A package as this recipient sees it. */
+export function receivedView(row: ReceivedView, now = new Date()): ReceivedPackage {
+  const { recipient } = row;
+  return {
+    ...core(row, now),
+    seen: recipient.seenAt !== null,
+    removed: recipient.removed,
+    downloaded: recipient.downloaded === 'complete',
+    download_status: recipient.downloaded,
+    locked: isLocked(recipient),
+    mobile_hint: recipient.pinRequired && recipient.mobile ? mobileHint(recipient.mobile) : null,
+  };
+}
+
+function recipientView(
+  slug: string,
+  named: NamedRecipient,
+  downloads: RecipientDownload[],
+): SentRecipient {
+  const { recipient } = named;
+  const email = named.email ?? recipient.email;
+  return {
+    id: recipient.userId ?? -recipient.id,
+    package_slug: slug,
+    name: displayName({ email, firstName: named.firstName, lastName: named.lastName }),
+    first_name: named.firstName,
+    last_name: named.lastName,
+    email: recipient.email,
+    mobile: recipient.mobile,
+    mobile_hint: recipient.mobile ? mobileHint(recipient.mobile) : null,
+    verified: named.verified,
+    pin_required: recipient.pinRequired,
+    pin_verified: recipient.pinVerifiedAt !== null,
+    removed: recipient.removed,
+    seen: recipient.seenAt !== null,
+    downloaded: recipient.downloaded,
+    downloads,
+  };
+}
+
+/** A package as its sender sees it, with each recipient's status and download history. */
+export function sentView(
+  facts: PackageView,
+  recipients: NamedRecipient[],
+  downloads: Map<number, RecipientDownload[]>,
+  now = new Date(),
+): SentPackage {
+  return {
+    ...core(facts, now),
+    downloaded: recipients.some((r) => r.recipient.downloaded === 'complete'),
+    removed: false,
+    seen: recipients.some((r) => r.recipient.seenAt !== null),
+    recipients: recipients.map((r) =>
+      recipientView(facts.pkg.slug, r, downloads.get(r.recipient.id) ?? []),
+    ),
+  };
+}
+
+export function fileView(row: {
+  userPath: string;
+  size: number;
+  objectKey: string | null;
+}): PackageFile {
+  return {
+    user_path: row.userPath,
+    size: row.size,
+    object: row.objectKey ? row.objectKey.slice(row.objectKey.lastIndexOf('/') + 1) : '',
+  };
+}
+
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** What the external page shows of the package a key opens; the files come beside it. */
+export function externalView(
+  row: ReceivedRow,
+  files: Pick<ExternalPackage, 'files' | 'total_files' | 'page' | 'page_size' | 'has_more'>,
+  now = new Date(),
+): ExternalPackage {
+  const received = receivedView(row, now);
+  return {
+    name: received.name,
+    slug: received.slug,
+    sender: { name: received.sender?.name ?? '' },
+    contract: { name: received.contract.name },
+    message: received.message,
+    date_sent: epochSeconds(row.pkg.sentAt),
+    valid_date: epochSeconds(row.pkg.validFrom),
+    expires_date: epochSeconds(row.pkg.expiresAt),
+    expired: received.expired,
+    expires_soon: received.expires_soon,
+    locked: received.locked,
+    pin_verified: received.pin_verified,
+    download_url: `/packages/external/${encodeURIComponent(row.pkg.slug)}/download/`,
+    invalid_filenames: received.invalid_filenames,
+    bytes: received.bytes,
+    num_files: received.num_files,
+    mobile_hint: received.mobile_hint,
+    ...files,
+  };
+}

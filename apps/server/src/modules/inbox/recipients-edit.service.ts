@@ -1,0 +1,157 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  inboxMessages,
+  normalizeMobile,
+  sendMessages,
+  type AddRecipientsRequest,
+  type SentPackage,
+} from '@filerunner/protocol';
+import type { AppContext } from '../../context';
+import { packageRecipients, packages, users } from '../../db/schema';
+import type { Principal } from '../../http/auth';
+import { ApiError } from '../../http/errors';
+import { announcePackageReceived } from '../../realtime/announce';
+import { senderName } from '../accounts/display-name';
+import {
+  reachableBy,
+  recipientMobiles,
+  resolveRecipients,
+} from '../packages/create-package.service';
+import { keyAndMailRecipient } from '../packages/recipient-mail';
+import { assertMayAddRecipients, assertNotExpired, sentBy } from './inbox.policy';
+import { recipientOfUser } from './inbox.repository';
+import { sentViews } from './inbox.service';
+
+// The sender's changes to a package already sent: add recipients, remove one, change the mobile
+// one proves a PIN with. Each is the sender's alone, takes effect at once, and answers the
+// package as the Sent screen shows it.
+
+async function sentAnswer(ctx: AppContext, principal: Principal, slug: string) {
+  const [view] = await sentViews(ctx.db, [await sentBy(ctx.db, principal, slug)]);
+  return view!;
+}
+
+/**
+ * Adds recipients by the rules of sending (groups, ad-hoc policy, PIN mobiles), gives each a
+ * link key and mails it, and tells their open inboxes, all when the change commits. The
+ * package's expiry stays. Someone removed earlier is given access again, with a new key.
+ */
+export async function addRecipients(
+  ctx: AppContext,
+  principal: Principal,
+  slug: string,
+  input: AddRecipientsRequest,
+): Promise<SentPackage> {
+  const row = await sentBy(ctx.db, principal, slug);
+  assertMayAddRecipients(row);
+  assertNotExpired(row);
+  const { pkg, contract } = row;
+  const settings = contract.settings;
+  const entries = input.recipients.map((r) => ({ id: r.user, email: r.email, mobile: r.mobile }));
+  const mobiles = recipientMobiles(entries);
+  const pinVerify =
+    pkg.pinVerify ||
+    settings.pin_verification === 'all' ||
+    (settings.pin_verification === 'adhoc' && input.pin_verify);
+  const reachable = await reachableBy(ctx.db, contract.id, principal.user.id);
+
+  await ctx.db.transaction(async (tx) => {
+    const resolved = await resolveRecipients(tx, contract, reachable, entries, mobiles, {
+      pinVerify,
+      pinMobilesMessage:
+        settings.pin_verification === 'all' ? inboxMessages.pinMobilesAll : sendMessages.pinMobiles,
+    });
+    if (pinVerify && !pkg.pinVerify) {
+      await tx.update(packages).set({ pinVerify: true }).where(eq(packages.id, pkg.id));
+    }
+    const added: number[] = [];
+    for (const recipient of resolved.values()) {
+      const [existing] = await tx
+        .select()
+        .from(packageRecipients)
+        .where(recipientOfUser(pkg.id, recipient.userId))
+        .limit(1);
+      if (existing && !existing.removed) {
+        throw ApiError.fields({ recipients: [inboxMessages.alreadyRecipient] });
+      }
+      const values = {
+        email: recipient.email,
+        mobile: recipient.mobile,
+        pinRequired: recipient.pinRequired,
+        removed: false,
+        pinVerifiedAt: null,
+      };
+      const [saved] = existing
+        ? await tx
+            .update(packageRecipients)
+            .set(values)
+            .where(eq(packageRecipients.id, existing.id))
+            .returning()
+        : await tx
+            .insert(packageRecipients)
+            .values({ ...values, packageId: pkg.id, userId: recipient.userId })
+            .returning();
+      const [user] = await tx.select().from(users).where(eq(users.id, recipient.userId));
+      await keyAndMailRecipient(ctx, tx, {
+        recipient: saved!,
+        user: user ?? null,
+        pkg,
+        senderName: senderName(row.sender),
+        contractName: contract.name,
+        message: input.message.trim() || pkg.message,
+      });
+      added.push(recipient.userId);
+    }
+    // Delivered when this transaction commits, so nobody hears of a package they cannot open.
+    await announcePackageReceived(tx, pkg.id, added);
+  });
+  return sentAnswer(ctx, principal, slug);
+}
+
+/** Ends a recipient's access at once: lists, files and every download grant refuse them. */
+export async function removeRecipient(
+  ctx: AppContext,
+  principal: Principal,
+  slug: string,
+  userId: number,
+): Promise<SentPackage> {
+  const { pkg } = await sentBy(ctx.db, principal, slug);
+  const changed = await ctx.db
+    .update(packageRecipients)
+    .set({ removed: true })
+    .where(recipientOfUser(pkg.id, userId))
+    .returning({ id: packageRecipients.id });
+  if (changed.length === 0) {
+    throw ApiError.detail(404, 'not_found', inboxMessages.recipientNotFound);
+  }
+  return sentAnswer(ctx, principal, slug);
+}
+
+/**
+ * Changes the mobile a recipient's PINs for this package go to. Not once the package has
+ * expired, nor for a recipient who was removed.
+ */
+export async function updateRecipientMobile(
+  ctx: AppContext,
+  principal: Principal,
+  slug: string,
+  userId: number,
+  mobileInput: string,
+): Promise<SentPackage> {
+  const row = await sentBy(ctx.db, principal, slug);
+  const [recipient] = await ctx.db
+    .select()
+    .from(packageRecipients)
+    .where(recipientOfUser(row.pkg.id, userId))
+    .limit(1);
+  if (!recipient) throw ApiError.detail(404, 'not_found', inboxMessages.recipientNotFound);
+  assertNotExpired(row);
+  if (recipient.removed) throw ApiError.detail(400, 'validation', inboxMessages.recipientRemoved);
+  const mobile = normalizeMobile(mobileInput);
+  if (!mobile) throw ApiError.fields({ mobile: [inboxMessages.mobileInvalid] });
+  await ctx.db
+    .update(packageRecipients)
+    .set({ mobile })
+    .where(and(eq(packageRecipients.id, recipient.id), eq(packageRecipients.removed, false)));
+  return sentAnswer(ctx, principal, slug);
+}

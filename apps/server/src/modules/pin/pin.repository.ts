@@ -1,0 +1,93 @@
+import { and, eq, isNull, lte, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { packageRecipients, packages } from '../../db/schema';
+import type { PackageRow, RecipientRow } from '../downloads/downloads.repository';
+
+export { findRecipientAccess } from '../downloads/downloads.repository';
+
+/**
+ * A package by slug with the recipient row whose link key hashes to `keyHash`, or null: a key
+ * opens its own recipient of its own package and nothing else.
+ */
+export async function findKeyAccess(
+  db: Database,
+  slug: string,
+  keyHash: string,
+): Promise<{ pkg: PackageRow; recipient: RecipientRow } | null> {
+  const [row] = await db
+    .select({ pkg: packages, recipient: packageRecipients })
+    .from(packages)
+    .innerJoin(
+      packageRecipients,
+      and(eq(packageRecipients.packageId, packages.id), eq(packageRecipients.keyHash, keyHash)),
+    )
+    .where(eq(packages.slug, slug))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Makes `codeHash` the recipient's only working PIN, from `sentAt`. */
+export async function storePin(
+  db: Database,
+  recipientId: number,
+  codeHash: string,
+  sentAt: Date,
+): Promise<void> {
+  await db
+    .update(packageRecipients)
+    .set({ pinCodeHash: codeHash, pinSentAt: sentAt })
+    .where(eq(packageRecipients.id, recipientId));
+}
+
+/**
+ * Counts one check of the PIN `codeHash` before it is made, and answers the failures so far
+ * (this check included), or null when the PIN is locked or was replaced meanwhile. Counting
+ * first, in one statement, means parallel guesses cannot get more checks than the limit.
+ */
+export async function claimCheck(
+  db: Database,
+  recipientId: number,
+  codeHash: string,
+  maxFailures: number,
+  now: Date,
+): Promise<number | null> {
+  const [row] = await db
+    .update(packageRecipients)
+    .set({ pinFailures: sql`${packageRecipients.pinFailures} + 1` })
+    .where(
+      and(
+        eq(packageRecipients.id, recipientId),
+        eq(packageRecipients.pinCodeHash, codeHash),
+        lt(packageRecipients.pinFailures, maxFailures),
+        or(isNull(packageRecipients.pinLockedUntil), lte(packageRecipients.pinLockedUntil, now)),
+      ),
+    )
+    .returning({ failures: packageRecipients.pinFailures });
+  return row ? row.failures : null;
+}
+
+/**
+ * The right PIN: the recipient is verified and the PIN is used up. False when another PIN was
+ * sent since the check began (only the last one sent works).
+ */
+export async function markVerified(
+  db: Database,
+  recipientId: number,
+  codeHash: string,
+  now: Date,
+): Promise<boolean> {
+  const changed = await db
+    .update(packageRecipients)
+    .set({ pinVerifiedAt: now, pinCodeHash: null, pinSentAt: null, pinFailures: 0 })
+    .where(and(eq(packageRecipients.id, recipientId), eq(packageRecipients.pinCodeHash, codeHash)))
+    .returning({ id: packageRecipients.id });
+  return changed.length > 0;
+}
+
+/** Too many wrong PINs: the pending PIN is dropped and no check or send is taken until `until`. */
+export async function lockPin(db: Database, recipientId: number, until: Date): Promise<void> {
+  await db
+    .update(packageRecipients)
+    .set({ pinLockedUntil: until, pinCodeHash: null, pinSentAt: null, pinFailures: 0 })
+    .where(eq(packageRecipients.id, recipientId));
+}

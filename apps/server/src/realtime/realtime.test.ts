@@ -1,0 +1,240 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import cookie from '@fastify/cookie';
+import WebSocket from 'ws';
+import { SESSION_ENDED_CLOSE } from '@filerunner/protocol';
+import { contractFixture, login, startTestServer, type TestServer } from '../../test/harness';
+import { fileBytes, TestUploader } from '../../test/uploader';
+import { sessions } from '../db/schema';
+import { insertGroup } from '../modules/contracts/groups.service';
+import { installErrorHandler } from '../http/error-handler';
+import { RealtimeHub } from './hub';
+import { realtimeRoutes } from './realtime.routes';
+import { tokenHash } from '../http/secrets';
+
+// Two server processes' worth of app on one PostgreSQL, as behind a load balancer: a package
+// sent through node A must reach a browser whose socket is held by node B.
+let nodeA: TestServer;
+let nodeB: TestServer;
+let originA: string;
+let originB: string;
+let fx: Awaited<ReturnType<typeof contractFixture>>;
+const PUBLIC_ORIGIN = 'http://127.0.0.1:8080';
+
+beforeAll(async () => {
+  nodeA = await startTestServer();
+  nodeB = await startTestServer({ DATABASE_URL: nodeA.ctx.config.databaseUrl! });
+  originA = await nodeA.app.listen({ host: '127.0.0.1', port: 0 });
+  originB = await nodeB.app.listen({ host: '127.0.0.1', port: 0 });
+  fx = await contractFixture(nodeA);
+  // A sender may send to the people of their groups.
+  await insertGroup(nodeA.ctx.db, fx.contract.id, {
+    name: 'Design',
+    members: [fx.sender.user.id, fx.receiver.user.id],
+  });
+});
+afterAll(async () => {
+  // B first: A's close drops the database both use.
+  await nodeB?.close();
+  await nodeA?.close();
+});
+
+interface Client {
+  socket: WebSocket;
+  messages: Record<string, unknown>[];
+  /** Resolves with the first message (already received or coming) that `match` accepts. */
+  next(match: (m: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<unknown>;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+/** Opens the realtime socket on `origin` as a browser on the app's page would. */
+function connect(
+  origin: string,
+  headers: Record<string, string>,
+  options: { autoPong?: boolean } = {},
+): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/api/ws`, {
+      headers,
+      ...options,
+    });
+    const messages: Record<string, unknown>[] = [];
+    const waiters: (() => void)[] = [];
+    socket.on('message', (data) => {
+      messages.push(JSON.parse(data.toString()) as Record<string, unknown>);
+      for (const wake of waiters.splice(0)) wake();
+    });
+    const closed = new Promise<{ code: number; reason: string }>((done) =>
+      socket.on('close', (code, reason) => done({ code, reason: reason.toString() })),
+    );
+    const next = (match: (m: Record<string, unknown>) => boolean, timeoutMs = 5000) =>
+      new Promise((found, fail) => {
+        const timer = setTimeout(() => fail(new Error('no matching message')), timeoutMs);
+        const look = () => {
+          const hit = messages.find(match);
+          if (hit) {
+            clearTimeout(timer);
+            found(hit);
+          } else waiters.push(look);
+        };
+        look();
+      });
+    socket.on('open', () => resolve({ socket, messages, next, closed }));
+    socket.on('unexpected-response', (_request, response) =>
+      reject(new Error(`refused ${response.statusCode}`)),
+    );
+    socket.on('error', reject);
+  });
+}
+
+const browser = (cookie: string) => ({ cookie, origin: PUBLIC_ORIGIN });
+
+/**
+ * Uploads a one-file package from the fixture's sender through node A to `recipients`, and
+ * answers it with the call that sends it.
+ */
+async function uploadThroughA(recipients: { id: number }[], name: string) {
+  const sender = new TestUploader(nodeA, originA, fx.sender.headers);
+  const files = [{ path: 'hello.txt', bytes: fileBytes(64, 3) }];
+  const pkg = await sender.createOf(files, { contract: fx.contract.slug, name, recipients });
+  const reported = await sender.formPost(await sender.grants(pkg, files), files);
+  await sender.upload(pkg, 'updatefiles', { files: reported });
+  const send = async () => {
+    const done = await sender.upload(pkg, 'update', { complete: true });
+    expect(done.status).toBe(200);
+  };
+  return { pkg, send };
+}
+
+describe('realtime package notifications', () => {
+  it('tells the recipient connected to another node the moment a package is sent, and nobody else', async () => {
+    const receiver = await connect(originB, browser(fx.receiver.headers.cookie));
+    // The same person in a second tab, served by the other node.
+    const secondTab = await connect(originA, browser(fx.receiver.headers.cookie));
+    const bystander = await connect(originB, browser(fx.outsider.headers.cookie));
+    await receiver.next((m) => m.type === 'user_connected');
+    expect(receiver.messages[0]).toEqual({ type: 'user_connected', email: fx.receiver.user.email });
+
+    const { pkg, send } = await uploadThroughA([{ id: fx.receiver.user.id }], 'Realtime');
+    // Created and uploaded, but not sent: nothing to see yet.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.messages.map((m) => m.type)).toEqual(['user_connected']);
+    await send();
+    const event = await receiver.next((m) => m.type === 'package_received');
+    expect(event).toEqual({
+      type: 'package_received',
+      package: { slug: pkg.slug, contract_slug: fx.contract.slug },
+    });
+    // Exactly one event for one send, and none to someone the package was not sent to.
+    expect(receiver.messages.filter((m) => m.type === 'package_received')).toHaveLength(1);
+    expect(await secondTab.next((m) => m.type === 'package_received')).toEqual(event);
+    expect(bystander.messages.map((m) => m.type)).toEqual(['user_connected']);
+
+    // The browser's own heartbeat is answered.
+    receiver.socket.send(JSON.stringify({ type: 'ping' }));
+    await receiver.next((m) => m.type === 'pong');
+    for (const client of [receiver, secondTab, bystander]) client.socket.close();
+  });
+
+  it('keeps delivering after the database drops the listening connection', async () => {
+    const receiver = await connect(originB, browser(fx.receiver.headers.cookie));
+    await receiver.next((m) => m.type === 'user_connected');
+    // As a database restart or failover would: every listening connection is cut.
+    await nodeA.ctx.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity
+          where datname = current_database() and query ilike 'listen filerunner_events%'`,
+    );
+    // Back again, node B tells its browsers they may have missed something.
+    await receiver.next((m) => m.type === 'resync', 10_000);
+    const { pkg, send } = await uploadThroughA([{ id: fx.receiver.user.id }], 'After the drop');
+    await send();
+    expect(await receiver.next((m) => m.type === 'package_received')).toMatchObject({
+      package: { slug: pkg.slug },
+    });
+    receiver.socket.close();
+  });
+
+  it('refuses a socket from another site, even with a valid session cookie', async () => {
+    await expect(
+      connect(originB, { cookie: fx.receiver.headers.cookie, origin: 'https://evil.example' }),
+    ).rejects.toThrow('refused 403');
+    await expect(connect(originB, { cookie: fx.receiver.headers.cookie })).rejects.toThrow(
+      'refused 403',
+    );
+  });
+
+  it('refuses a socket without a session', async () => {
+    await expect(connect(originB, { origin: PUBLIC_ORIGIN })).rejects.toThrow('refused 401');
+    await expect(
+      connect(originB, browser('filerunner_session=not-a-session-token')),
+    ).rejects.toThrow('refused 401');
+  });
+
+  it('closes the socket when its session logs out, on whichever node the logout lands', async () => {
+    const headers = await login(nodeA, fx.receiver.user.email);
+    const onB = await connect(originB, browser(headers.cookie));
+    const onA = await connect(originA, browser(headers.cookie));
+    // Another session of the same user stays connected.
+    const other = await connect(originB, browser(fx.receiver.headers.cookie));
+
+    const logout = await nodeA.app.inject({ method: 'POST', url: '/api/logout/', headers });
+    expect(logout.statusCode).toBe(204);
+    expect(await onB.closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: 'session ended' });
+    expect(await onA.closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: 'session ended' });
+    expect(other.socket.readyState).toBe(WebSocket.OPEN);
+    other.socket.close();
+    // The ended session cannot open a new one.
+    await expect(connect(originB, browser(headers.cookie))).rejects.toThrow('refused 401');
+  });
+
+  it('closes the socket when its session expires', async () => {
+    const headers = await login(nodeA, fx.receiver.user.email);
+    const token = headers.cookie.split('=')[1]!;
+    await nodeA.ctx.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 1500) })
+      .where(eq(sessions.tokenHash, tokenHash(token)));
+    const client = await connect(originB, browser(headers.cookie));
+    const started = Date.now();
+    expect(await client.closed).toEqual({ code: SESSION_ENDED_CLOSE, reason: 'session ended' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('drops a socket that stops answering pings, and keeps one that answers', async () => {
+    // A hub of its own with a fast heartbeat, on node B's database and sessions.
+    const app = Fastify();
+    await app.register(cookie);
+    installErrorHandler(app);
+    const hub = new RealtimeHub({
+      databaseUrl: nodeA.ctx.config.databaseUrl!,
+      sessions: nodeB.ctx.sessions,
+      log: nodeB.app.log,
+      pingIntervalMs: 100,
+      pongTimeoutMs: 400,
+    });
+    await hub.start();
+    await app.register(realtimeRoutes, {
+      hub,
+      sessions: nodeB.ctx.sessions,
+      publicUrl: PUBLIC_ORIGIN,
+    });
+    app.addHook('onClose', () => hub.stop());
+    const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const answering = await connect(origin, browser(fx.receiver.headers.cookie));
+      const silent = await connect(origin, browser(fx.receiver.headers.cookie), {
+        autoPong: false,
+      });
+      const started = Date.now();
+      // Cut without a close frame, as a dead link would be.
+      expect((await silent.closed).code).toBe(1006);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(answering.socket.readyState).toBe(WebSocket.OPEN);
+      expect(hub.size).toBe(1);
+      answering.socket.close();
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Tooltip from '@mui/material/Tooltip';
+import DownloadIcon from '@mui/icons-material/Download';
+import type { PackageFile } from '@filerunner/protocol';
+import { formatSize } from '@filerunner/protocol';
+
+import { useExternalPackageQuery } from './external-api';
+
+interface FileListProps {
+  slug: string;
+  accessKey: string;
+  /** The first page, which came with the package. */
+  firstPage: { files: PackageFile[]; has_more: boolean };
+  canDownload: boolean;
+  onDownload: (file: PackageFile) => void;
+}
+
+/** The package's files, a page at a time ('Load more'), each with its own download. */
+export function ExternalFileList(props: FileListProps) {
+  // The pages after the first that the person asked for; each is its own cached call.
+  const [morePages, setMorePages] = useState(0);
+  const pages = Array.from({ length: morePages }, (_, i) => i + 2);
+  return (
+    <List dense aria-label="Files">
+      <FileRows files={props.firstPage.files} {...props} />
+      {pages.map((page) => (
+        <FilePage
+          key={page}
+          page={page}
+          last={page === morePages + 1}
+          onLoadMore={() => setMorePages((n) => n + 1)}
+          {...props}
+        />
+      ))}
+      {morePages === 0 && props.firstPage.has_more && <LoadMore onClick={() => setMorePages(1)} />}
+    </List>
+  );
+}
+
+function FilePage(props: FileListProps & { page: number; last: boolean; onLoadMore: () => void }) {
+  const { data, isFetching, isError, refetch } = useExternalPackageQuery({
+    params: { slug: props.slug },
+    query: { page: props.page, key: props.accessKey },
+  });
+  if (isError) {
+    return (
+      <ListItem>
+        <ListItemText primary="Sorry, we could not load more files." />
+        <Button onClick={() => void refetch()}>Try again</Button>
+      </ListItem>
+    );
+  }
+  if (!data) return isFetching ? <ListItem>Loading…</ListItem> : null;
+  return (
+    <>
+      <FileRows files={data.files} {...props} />
+      {props.last && data.has_more && <LoadMore onClick={props.onLoadMore} />}
+    </>
+  );
+}
+
+function FileRows({ files, canDownload, onDownload }: FileListProps & { files: PackageFile[] }) {
+  return files.map((file) => (
+    <ListItem
+      key={file.user_path}
+      secondaryAction={
+        <Tooltip title="Download">
+          <span>
+            <IconButton
+              edge="end"
+              aria-label={`Download ${file.user_path}`}
+              disabled={!canDownload}
+              onClick={() => onDownload(file)}
+            >
+              <DownloadIcon />
+            </IconButton>
+          </span>
+        </Tooltip>
+      }
+    >
+      <ListItemText
+        primary={file.user_path}
+        secondary={formatSize(file.size)}
+        slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }}
+      />
+    </ListItem>
+  ));
+}
+
+function LoadMore({ onClick }: { onClick: () => void }) {
+  return (
+    <ListItem sx={{ justifyContent: 'center' }}>
+      <Button onClick={onClick}>Load more</Button>
+    </ListItem>
+  );
+}

@@ -1,0 +1,198 @@
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Paper from '@mui/material/Paper';
+import Tooltip from '@mui/material/Tooltip';
+import FileDownload from '@mui/icons-material/FileDownload';
+import Lock from '@mui/icons-material/Lock';
+import Update from '@mui/icons-material/Update';
+import type { PackageFile, ReceivedPackage } from '@filerunner/protocol';
+import { apiSlice } from '../../app/api';
+import { firstErrorMessage } from '../../app/api-client';
+import { useAppDispatch } from '../../app/hooks';
+import { useToast } from '../../components/toast-context';
+import { startBrowserDownload } from '../packages/browser-download';
+import { PackageFileList } from '../packages/PackageFileList';
+import { PackageSummary } from '../packages/PackageSummary';
+import { packageScreen } from '../packages/package-screen';
+import { PinDialog } from '../pin/PinDialog';
+import {
+  filesOf,
+  pagedList,
+  useExtendExpiryMutation,
+  useFileDownloadGrantMutation,
+  usePackageDownloadGrantMutation,
+  useReceivedFilesInfiniteQuery,
+} from './inbox-api';
+
+export interface ReceivedDetailProps {
+  slug: string;
+  pkg: ReceivedPackage | undefined;
+  loading: boolean;
+  error: unknown;
+}
+
+/** The right pane of the Inbox: one received package, its files and what can be done with it. */
+export function ReceivedDetail({ slug, pkg, loading, error }: ReceivedDetailProps) {
+  return (
+    <Paper
+      sx={{ flex: 1, p: 3, overflowY: 'auto', minHeight: 0, opacity: pkg?.expired ? 0.6 : 1 }}
+      component="section"
+      aria-label="Package details"
+      data-expired={pkg?.expired || undefined}
+    >
+      {pkg ? (
+        <ReceivedPackageView key={slug} pkg={pkg} />
+      ) : loading ? (
+        <CircularProgress aria-label="Loading the package" />
+      ) : error ? (
+        <DetailFailure error={error} />
+      ) : null}
+    </Paper>
+  );
+}
+
+/** Why a package could not be shown: not found, or the server's reason. */
+export function DetailFailure({ error }: { error: unknown }) {
+  const status = (error as { status?: number }).status;
+  if (status === 404) return <Alert severity="warning">{packageScreen.notFound}</Alert>;
+  return (
+    <Alert severity="error">
+      <AlertTitle>{packageScreen.notAvailableTitle}</AlertTitle>
+      {firstErrorMessage(error, packageScreen.notAvailable)}
+    </Alert>
+  );
+}
+
+function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
+  const dispatch = useAppDispatch();
+  const toast = useToast();
+  const [pinOpen, setPinOpen] = useState(false);
+  const [extend, extending] = useExtendExpiryMutation();
+  const [packageGrant, packageGranting] = usePackageDownloadGrantMutation();
+  const [fileGrant] = useFileDownloadGrantMutation();
+  const canDownload = !pkg.expired && !pkg.removed && !pkg.locked;
+  const canExtend = pkg.can_extend_expiry && pkg.expires_soon && !pkg.expired && !pkg.removed;
+
+  const downloadAll = async () => {
+    try {
+      const grant = await packageGrant({ params: { slug: pkg.slug } }).unwrap();
+      startBrowserDownload(grant.download_url, grant.filename);
+    } catch (failure) {
+      toast({
+        severity: 'error',
+        message: firstErrorMessage(failure, packageScreen.downloadFailed),
+      });
+    }
+  };
+  const downloadFile = async (file: PackageFile) => {
+    try {
+      const grant = await fileGrant({ params: { slug: pkg.slug, '*': file.user_path } }).unwrap();
+      startBrowserDownload(grant.download_url, grant.filename);
+    } catch (failure) {
+      toast({
+        severity: 'error',
+        message: firstErrorMessage(failure, packageScreen.downloadFailed),
+      });
+    }
+  };
+  const extendExpiry = async () => {
+    try {
+      await extend({ slug: pkg.slug }).unwrap();
+      toast({ severity: 'success', message: packageScreen.extended });
+    } catch (failure) {
+      toast({ severity: 'error', message: firstErrorMessage(failure, packageScreen.extendFailed) });
+    }
+  };
+
+  const actions = pkg.removed ? null : (
+    <>
+      <Button
+        variant="contained"
+        startIcon={<FileDownload />}
+        disabled={!canDownload || packageGranting.isLoading}
+        onClick={() => void downloadAll()}
+      >
+        Download All
+      </Button>
+      {pkg.locked && !pkg.expired && (
+        <Tooltip
+          describeChild
+          title={pkg.mobile_hint ? `A PIN goes to your mobile ending ${pkg.mobile_hint}` : ''}
+        >
+          <Button variant="outlined" startIcon={<Lock />} onClick={() => setPinOpen(true)}>
+            Unlock with PIN
+          </Button>
+        </Tooltip>
+      )}
+      {canExtend && (
+        <Button
+          variant="outlined"
+          startIcon={<Update />}
+          disabled={extending.isLoading}
+          onClick={() => void extendExpiry()}
+        >
+          Extend expiry
+        </Button>
+      )}
+    </>
+  );
+
+  return (
+    <>
+      <PackageSummary pkg={pkg} actions={actions} />
+      {pkg.removed ? (
+        <Alert severity="warning" sx={{ mt: 3 }} data-testid="removed-access">
+          {packageScreen.removedAccess}
+        </Alert>
+      ) : (
+        <ReceivedFiles
+          slug={pkg.slug}
+          total={pkg.num_files}
+          downloadDisabled={!canDownload}
+          onDownload={(file) => void downloadFile(file)}
+        />
+      )}
+      {pkg.locked && (
+        <PinDialog
+          slug={pkg.slug}
+          open={pinOpen}
+          mobileHint={pkg.mobile_hint}
+          onClose={() => setPinOpen(false)}
+          onVerified={() => {
+            setPinOpen(false);
+            // Unlocked: the package and its file list are read again, now open.
+            dispatch(apiSlice.util.invalidateTags(['Received']));
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function ReceivedFiles(props: {
+  slug: string;
+  total: number;
+  downloadDisabled: boolean;
+  onDownload: (file: PackageFile) => void;
+}) {
+  const files = useReceivedFilesInfiniteQuery(props.slug);
+  const { items, hasMore, last } = pagedList(files.data, filesOf);
+  return (
+    <Box>
+      <PackageFileList
+        files={items}
+        total={last?.total_files ?? props.total}
+        loading={!files.data && files.isFetching}
+        hasMore={hasMore}
+        loadingMore={files.isFetchingNextPage}
+        onLoadMore={() => void files.fetchNextPage()}
+        onDownload={props.onDownload}
+        downloadDisabled={props.downloadDisabled}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,129 @@
+import type { InfiniteData } from '@reduxjs/toolkit/query';
+import {
+  api,
+  type PackageFile,
+  type PackageFilesPage,
+  type ReceivedPackage,
+  type ReceivedPage,
+} from '@filerunner/protocol';
+import { apiSlice, mutation, query } from '../../app/api';
+import type { AppDispatch } from '../../app/store';
+
+/** The received packages of one project; each project has its own pages. */
+export interface ReceivedListArg {
+  slug: string;
+}
+
+/**
+ * A package changed by a call that answers it (seen, expiry extended) is written into the
+ * cached detail and into every loaded page of the lists, so the list row and the badge follow
+ * at once without reading the pages again.
+ */
+function showReceived(saved: ReceivedPackage, wasUnseen: boolean) {
+  return (dispatch: AppDispatch, getState: () => unknown) => {
+    dispatch(
+      inboxApi.util.upsertQueryData('receivedPackage', { params: { slug: saved.slug } }, saved),
+    );
+    const lists = inboxApi.util.selectInvalidatedBy(getState() as never, ['Received']);
+    for (const entry of lists) {
+      if (entry.endpointName !== 'receivedList') continue;
+      dispatch(
+        inboxApi.util.updateQueryData(
+          'receivedList',
+          entry.originalArgs as ReceivedListArg,
+          (data) => {
+            for (const page of data.pages) {
+              const index = page.packages.findIndex((p) => p.slug === saved.slug);
+              if (index >= 0) page.packages[index] = saved;
+              if (wasUnseen && saved.seen) {
+                page.unseen = Math.max(0, page.unseen - 1);
+                const slug = saved.contract.slug;
+                const count = page.unseen_by_contract[slug];
+                if (count !== undefined) page.unseen_by_contract[slug] = Math.max(0, count - 1);
+              }
+            }
+          },
+        ),
+      );
+    }
+  };
+}
+
+/** The calls of the Inbox: received packages, their files, seen, expiry and download grants. */
+export const inboxApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    /**
+     * The project's received packages, newest first, a page (15) at a time: 'Load more' adds
+     * the next page to the same list. Page 1 asks the server to start the list over.
+     */
+    receivedList: build.infiniteQuery<ReceivedPage, ReceivedListArg, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 1,
+        getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+      },
+      query: ({ queryArg, pageParam }) => ({
+        route: api.inbox.receivedList,
+        args: {
+          query: {
+            page: pageParam,
+            contract_slug: queryArg.slug,
+            ...(pageParam === 1 ? { clear: true } : {}),
+          },
+        },
+      }),
+      providesTags: ['Received'],
+    }),
+    receivedPackage: query(build, api.inbox.received, { providesTags: ['Received'] }),
+    /** A received package's files, a page at a time. */
+    receivedFiles: build.infiniteQuery<PackageFilesPage, string, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 1,
+        getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+      },
+      query: ({ queryArg, pageParam }) => ({
+        route: api.inbox.receivedFiles,
+        args: { params: { slug: queryArg }, query: { page: pageParam } },
+      }),
+      providesTags: ['Received'],
+    }),
+    markSeen: build.mutation<ReceivedPackage, { slug: string }>({
+      query: ({ slug }) => ({ route: api.inbox.markSeen, args: { params: { slug } } }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const answered = await queryFulfilled.catch(() => null);
+        if (answered) dispatch(showReceived(answered.data, true));
+      },
+    }),
+    extendExpiry: build.mutation<ReceivedPackage, { slug: string }>({
+      query: ({ slug }) => ({ route: api.inbox.extendExpiry, args: { params: { slug } } }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        const answered = await queryFulfilled.catch(() => null);
+        if (answered) dispatch(showReceived(answered.data, false));
+      },
+    }),
+    /** Grants expire, so each download asks afresh: a change, never a cached read. */
+    packageDownloadGrant: mutation(build, api.downloads.packageGrant),
+    fileDownloadGrant: mutation(build, api.downloads.fileGrant),
+  }),
+});
+
+export const {
+  useReceivedListInfiniteQuery,
+  useReceivedPackageQuery,
+  useReceivedFilesInfiniteQuery,
+  useMarkSeenMutation,
+  useExtendExpiryMutation,
+  usePackageDownloadGrantMutation,
+  useFileDownloadGrantMutation,
+} = inboxApi;
+
+/** Pages of a list as one list, whether more remain, and the newest page's other fields. */
+export function pagedList<P extends { has_more: boolean }, T>(
+  data: InfiniteData<P, number> | undefined,
+  items: (page: P) => T[],
+): { items: T[]; hasMore: boolean; last: P | undefined } {
+  const pages = data?.pages ?? [];
+  const last = pages[pages.length - 1];
+  return { items: pages.flatMap(items), hasMore: last?.has_more ?? false, last };
+}
+
+export const filesOf = (page: PackageFilesPage): PackageFile[] => page.files;

@@ -1,0 +1,77 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Skeleton from '@mui/material/Skeleton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import FileDownload from '@mui/icons-material/FileDownload';
+import type { PackageFile } from '@filerunner/protocol';
+import { formatSize } from '@filerunner/protocol';
+
+export interface PackageFileListProps {
+  files: PackageFile[];
+  total: number;
+  loading: boolean;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  /** Per-file download; without it the files are only listed (the sender's view). */
+  onDownload?: (file: PackageFile) => void;
+  downloadDisabled?: boolean;
+}
+
+/** A package's files by path, a page at a time, each with its size and download. */
+export function PackageFileList(props: PackageFileListProps) {
+  return (
+    <Box>
+      <Typography variant="subtitle1" component="h3" sx={{ mt: 3 }}>
+        Files ({props.total})
+      </Typography>
+      {props.loading ? (
+        <Box aria-busy="true">
+          <Skeleton variant="text" width="60%" />
+          <Skeleton variant="text" width="50%" />
+        </Box>
+      ) : (
+        <List dense aria-label="Files">
+          {props.files.map((file) => (
+            <ListItem
+              key={file.user_path}
+              divider
+              secondaryAction={
+                props.onDownload && (
+                  <Tooltip title="Download">
+                    <span>
+                      <IconButton
+                        edge="end"
+                        aria-label={`Download ${file.user_path}`}
+                        disabled={props.downloadDisabled}
+                        onClick={() => props.onDownload?.(file)}
+                      >
+                        <FileDownload />
+                      </IconButton>
+                    </span>
+                  </Tooltip>
+                )
+              }
+            >
+              <ListItemText
+                primary={file.user_path}
+                secondary={formatSize(file.size)}
+                slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+      {props.hasMore && (
+        <Button variant="outlined" disabled={props.loadingMore} onClick={props.onLoadMore}>
+          Load more
+        </Button>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,186 @@
+import { useState } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Collapse from '@mui/material/Collapse';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import PersonRemove from '@mui/icons-material/PersonRemove';
+import PhoneIphone from '@mui/icons-material/PhoneIphone';
+import type { SentPackage, SentRecipient } from '@filerunner/protocol';
+import { formatSize } from '@filerunner/protocol';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useToast } from '../../components/toast-context';
+import { formatDateTime } from '../packages/package-format';
+import { recipientMessages } from '../packages/package-screen';
+import { UpdateMobileDialog } from './UpdateMobileDialog';
+import { useRemoveRecipientMutation } from './sent-api';
+import { downloadStatusLabel, recipientEditable } from './sent-recipients';
+
+/**
+ * The recipients of a sent package: each one's download status (none, partial, complete) and
+ * history, and the sender's changes: a new mobile for their PIN, or their access removed. A
+ * removed recipient stays listed, dimmed, with nothing left to change.
+ */
+export function SentRecipients({ pkg }: { pkg: SentPackage }) {
+  const toast = useToast();
+  const [removing, setRemoving] = useState<SentRecipient | null>(null);
+  const [editing, setEditing] = useState<SentRecipient | null>(null);
+  const [remove, removal] = useRemoveRecipientMutation();
+
+  const confirmRemove = async () => {
+    if (!removing) return;
+    try {
+      await remove({ params: { slug: pkg.slug, userId: removing.id } }).unwrap();
+      toast({ severity: 'success', message: recipientMessages.removed });
+    } catch {
+      toast({ severity: 'error', message: recipientMessages.removeFailed });
+    } finally {
+      setRemoving(null);
+    }
+  };
+
+  return (
+    <Box sx={{ mt: 3 }}>
+      <Typography variant="subtitle1" component="h3">
+        Recipients ({pkg.recipients.length})
+      </Typography>
+      <Stack spacing={1} role="list" aria-label="Recipients" sx={{ mt: 1 }}>
+        {pkg.recipients.map((r) => (
+          <RecipientRow
+            key={r.id}
+            recipient={r}
+            editable={recipientEditable(pkg, r)}
+            onRemove={() => setRemoving(r)}
+            onEditMobile={() => setEditing(r)}
+          />
+        ))}
+      </Stack>
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove recipient"
+        confirmLabel="Remove"
+        destructive
+        busy={removal.isLoading}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => void confirmRemove()}
+      >
+        {removing &&
+          `Remove ${removing.name}'s access to "${pkg.name}"? They will no longer be able to download it.`}
+      </ConfirmDialog>
+      {editing && (
+        <UpdateMobileDialog pkg={pkg} recipient={editing} onClose={() => setEditing(null)} />
+      )}
+    </Box>
+  );
+}
+
+function RecipientRow(props: {
+  recipient: SentRecipient;
+  editable: boolean;
+  onRemove: () => void;
+  onEditMobile: () => void;
+}) {
+  const r = props.recipient;
+  const [history, setHistory] = useState(false);
+  const status = downloadStatusLabel[r.downloaded];
+  return (
+    <Box
+      role="listitem"
+      aria-label={r.name}
+      data-testid="recipient"
+      data-removed={r.removed || undefined}
+      sx={{
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
+        p: 1.5,
+        opacity: r.removed ? 0.5 : 1,
+      }}
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+        <Box sx={{ flex: 1, minWidth: 200 }}>
+          <Typography variant="body2">{r.name}</Typography>
+          <Typography variant="caption" color="text.secondary">
+            {r.email}
+            {r.mobile ? ` · ${r.mobile}` : ''}
+          </Typography>
+        </Box>
+        {r.removed && <Chip size="small" label="Access removed" />}
+        {r.pin_required && (
+          <Chip size="small" label={r.pin_verified ? 'PIN verified' : 'PIN required'} />
+        )}
+        <Chip
+          size="small"
+          label={status.label}
+          color={status.color}
+          data-testid="download-status"
+        />
+        <Button size="small" onClick={() => setHistory((open) => !open)} aria-expanded={history}>
+          History ({r.downloads.length})
+        </Button>
+        <Tooltip title="Update mobile">
+          <span>
+            <IconButton
+              size="small"
+              aria-label={`Update the mobile of ${r.name}`}
+              disabled={!props.editable}
+              onClick={props.onEditMobile}
+            >
+              <PhoneIphone fontSize="small" />
+            </IconButton>
+          </span>
+        </Tooltip>
+        <Tooltip title="Remove recipient">
+          <span>
+            <IconButton
+              size="small"
+              aria-label={`Remove ${r.name}`}
+              disabled={!props.editable}
+              onClick={props.onRemove}
+            >
+              <PersonRemove fontSize="small" />
+            </IconButton>
+          </span>
+        </Tooltip>
+      </Stack>
+      <Collapse in={history} unmountOnExit>
+        {r.downloads.length === 0 ? (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            No downloads yet.
+          </Typography>
+        ) : (
+          <Table size="small" aria-label={`Downloads by ${r.name}`} sx={{ mt: 1 }}>
+            <TableHead>
+              <TableRow>
+                <TableCell>Started</TableCell>
+                <TableCell>Bytes</TableCell>
+                <TableCell>Duration</TableCell>
+                <TableCell>IP address</TableCell>
+                <TableCell>Result</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {r.downloads.map((d, i) => (
+                <TableRow key={`${d.min_ts}-${i}`}>
+                  <TableCell>{formatDateTime(d.min_ts)}</TableCell>
+                  <TableCell>{formatSize(d.bytes)}</TableCell>
+                  <TableCell>{Math.round(d.duration)} s</TableCell>
+                  <TableCell>{d.ip}</TableCell>
+                  <TableCell>{d.is_partial ? 'Partial' : 'Complete'}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </Collapse>
+    </Box>
+  );
+}

@@ -1,0 +1,73 @@
+import { api, type PackageFilesPage, type SentPackage, type SentPage } from '@filerunner/protocol';
+import { apiSlice, mutation, query } from '../../app/api';
+import type { AppDispatch } from '../../app/store';
+
+export interface SentListArg {
+  slug: string;
+}
+
+/**
+ * A recipient change answers with the package as it now is: written into the cached detail at
+ * once (the row dims, the status shows) and into the loaded list pages.
+ */
+function showSent(saved: SentPackage, dispatch: AppDispatch) {
+  dispatch(sentApi.util.upsertQueryData('sentPackage', { params: { slug: saved.slug } }, saved));
+  dispatch(
+    sentApi.util.updateQueryData('sentList', { slug: saved.contract.slug }, (data) => {
+      for (const page of data.pages) {
+        const index = page.packages.findIndex((p) => p.slug === saved.slug);
+        if (index >= 0) page.packages[index] = saved;
+      }
+    }),
+  );
+}
+
+/** The calls of the Sent screen: sent packages, their files and their recipients. */
+export const sentApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    /** The project's sent packages, newest first, a page (20) at a time. */
+    sentList: build.infiniteQuery<SentPage, SentListArg, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 1,
+        getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+      },
+      query: ({ queryArg, pageParam }) => ({
+        route: api.inbox.sentList,
+        args: { query: { page: pageParam, contract_slug: queryArg.slug } },
+      }),
+      providesTags: ['Sent'],
+    }),
+    sentPackage: query(build, api.inbox.sent, { providesTags: ['Sent'] }),
+    sentFiles: build.infiniteQuery<PackageFilesPage, string, number>({
+      infiniteQueryOptions: {
+        initialPageParam: 1,
+        getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
+      },
+      query: ({ queryArg, pageParam }) => ({
+        route: api.inbox.sentFiles,
+        args: { params: { slug: queryArg }, query: { page: pageParam } },
+      }),
+      providesTags: ['Sent'],
+    }),
+    // Adding may register new addresses on the contract: the people lists are read again.
+    addRecipients: mutation(build, api.inbox.addRecipients, {
+      invalidatesTags: ['Recipients', 'ContractUsers'],
+      onAnswer: (saved, _args, dispatch) => showSent(saved, dispatch),
+    }),
+    removeRecipient: mutation(build, api.inbox.removeRecipient, {
+      onAnswer: (saved, _args, dispatch) => showSent(saved, dispatch),
+    }),
+    updateRecipient: mutation(build, api.inbox.updateRecipient, {
+      onAnswer: (saved, _args, dispatch) => showSent(saved, dispatch),
+    }),
+  }),
+});
+
+export const {
+  useSentListInfiniteQuery,
+  useSentPackageQuery,
+  useSentFilesInfiniteQuery,
+  useAddRecipientsMutation,
+  useRemoveRecipientMutation,
+  useUpdateRecipientMutation,
+} = sentApi;

@@ -1,0 +1,261 @@
+/**
+ * Lighthouse (its default mobile preset: slow 4G, 4× CPU slowdown) on the built web app as the
+ * server sends it: /login, the external package page an outsider opens from a mailed link, and
+ * the Inbox of a signed-in user. Each page is audited on a first visit (empty cache) and again on
+ * a repeat visit (cache kept), and the bytes moved are read from Lighthouse's request list.
+ *
+ *   node --import tsx bench/web/run.ts [--dist DIR] [--only login,inbox] [--reports DIR]
+ *
+ * --dist audits that build instead of building apps/web afresh; --reports keeps Lighthouse's reports.
+ *
+ * The server runs as its own process on embedded defaults with the demo data, plus a package
+ * sent to a member (for the Inbox) and to an ad-hoc address (for the external link). Chromium is
+ * Debian's (/usr/bin/chromium). Prints one JSON document on stdout; progress goes to stderr.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import { packageRecipients } from '../../apps/server/src/db/schema';
+import { newToken, tokenHash } from '../../apps/server/src/http/secrets';
+import {
+  addRecipient,
+  createPackage,
+} from '../../apps/server/src/modules/downloads/download-fixtures';
+import {
+  contractFixture,
+  PASSWORD,
+  startTestServer,
+  tempDataParent,
+} from '../../apps/server/test/harness';
+import { option } from '../options';
+import { freePort, startServer, stopServer } from '../storage/processes';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+/** Some of the pages only (by their names in the output), e.g. while working on one. */
+const only = option('only', '').split(',').filter(Boolean);
+/** Where Lighthouse's full reports (JSON) are written, one per visit; none by default. */
+const reportDir = option('reports', '');
+const CHROMIUM = '/usr/bin/chromium';
+const log = (message: string) => process.stderr.write(`bench/web: ${message}\n`);
+const run = promisify(execFile);
+
+/** A build of apps/web in `outDir`, as `npm run build` makes it (precompressed copies included). */
+async function buildWeb(outDir: string): Promise<void> {
+  log(`building the web app into ${outDir}`);
+  await run('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
+    cwd: path.join(REPO, 'apps/web'),
+  });
+}
+
+/** The scripts index.html loads at once (entry and module preloads), raw and as brotli/gzip. */
+async function firstLoadScripts(dist: string) {
+  const html = await readFile(path.join(dist, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  const size = async (file: string) => (await stat(file).catch(() => null))?.size;
+  let raw = 0;
+  let brotli = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const full = path.join(dist, file);
+    const plain = (await size(full)) ?? 0;
+    raw += plain;
+    brotli += (await size(`${full}.br`)) ?? plain;
+    gzip += (await size(`${full}.gz`)) ?? plain;
+  }
+  return { files: files.length, raw_bytes: raw, brotli_bytes: brotli, gzip_bytes: gzip };
+}
+
+/**
+ * A package from a member of a fresh contract to another member (its Inbox) and to an ad-hoc
+ * address (its mailed link), written into DATA_DIR before the measured server starts.
+ */
+async function seed(dataDir: string) {
+  const server = await startTestServer({ DATA_DIR: dataDir });
+  try {
+    const fx = await contractFixture(server);
+    const { pkg } = await createPackage(server, {
+      contractId: fx.contract.id,
+      senderId: fx.sender.user.id,
+      name: 'Quarterly figures',
+      files: 'sample',
+    });
+    await addRecipient(server, pkg.id, fx.receiver.user);
+    const key = newToken();
+    await server.ctx.db.insert(packageRecipients).values({
+      packageId: pkg.id,
+      email: 'partner@external.test',
+      keyHash: tokenHash(key),
+    });
+    return {
+      member: fx.receiver.user.email,
+      externalPath: `/inbox/external/${pkg.slug}?key=${key}`,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+async function sessionCookie(origin: string, email: string): Promise<string> {
+  const response = await fetch(`${origin}/api/authenticate/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-client-version': 'bench' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (!response.ok) throw new Error(`login answered ${response.status}`);
+  return response.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+interface Visit {
+  scores: Record<string, number | null>;
+  fcp_ms: number;
+  lcp_ms: number;
+  tbt_ms: number;
+  cls: number;
+  requests: number;
+  transferred_bytes: number;
+  script_bytes: number;
+}
+
+/** One Lighthouse run in the browser listening on `port`; `keepCache` makes it a repeat visit. */
+/** Lighthouse now and then loses a trace (NO_NAVSTART) when runs share a browser: try again. */
+async function auditWithRetry(...args: Parameters<typeof audit>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit(...args);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('NO_NAVSTART')) throw error;
+      log(`${args[0]}: trace lost, auditing again`);
+    }
+  }
+}
+
+async function audit(name: string, url: string, port: number, keepCache: boolean, cookie?: string) {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    disableStorageReset: keepCache,
+    ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+  });
+  if (!result) throw new Error(`Lighthouse answered nothing for ${url}`);
+  const { lhr } = result;
+  if (reportDir) {
+    await mkdir(reportDir, { recursive: true });
+    const file = `${name}-${keepCache ? 'repeat' : 'first'}.json`;
+    await writeFile(path.join(reportDir, file), JSON.stringify(lhr));
+  }
+  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+  const requests = (lhr.audits['network-requests']?.details as { items: NetworkItem[] }).items;
+  const score = (id: string) => {
+    const value = lhr.categories[id]?.score;
+    return value === null || value === undefined ? null : Math.round(value * 100);
+  };
+  const metric = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
+  const failed = Object.values(lhr.categories).flatMap((category) =>
+    category.auditRefs
+      .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 0.9)
+      .map((ref) => ref.id),
+  );
+  const visit: Visit & { below_90: string[] } = {
+    scores: {
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      best_practices: score('best-practices'),
+      seo: score('seo'),
+    },
+    fcp_ms: metric('first-contentful-paint'),
+    lcp_ms: metric('largest-contentful-paint'),
+    tbt_ms: metric('total-blocking-time'),
+    cls: Math.round((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN) * 1000) / 1000,
+    requests: requests.length,
+    transferred_bytes: requests.reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
+    script_bytes: requests
+      .filter((r) => r.resourceType === 'Script')
+      .reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
+    below_90: failed,
+  };
+  return visit;
+}
+
+interface NetworkItem {
+  url: string;
+  transferSize?: number;
+  resourceType?: string;
+}
+
+async function main(): Promise<void> {
+  const workDir = await tempDataParent('bench-web-');
+  const dist = option('dist', '') || path.join(workDir, 'dist');
+  if (!option('dist', '')) await buildWeb(dist);
+  const dataDir = path.join(workDir, 'data');
+  log('seeding (embedded PostgreSQL)');
+  const seeded = await seed(dataDir);
+
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: origin,
+    WEB_DIST: dist,
+    SEED_DEMO: 'true',
+    DEMO_PASSWORD: PASSWORD,
+    LOG_LEVEL: 'warn',
+  };
+  delete env.DATABASE_URL;
+  const server = await startServer(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')],
+    async () => (await fetch(`${origin}/healthcheck`)).ok,
+    { cwd: path.join(REPO, 'apps/server'), env },
+  );
+  const debuggingPort = await freePort();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [`--remote-debugging-port=${debuggingPort}`],
+  });
+  try {
+    const cookie = await sessionCookie(origin, seeded.member);
+    const pages: Array<[string, string, string | undefined]> = [
+      ['login', '/login', undefined],
+      ['external_package', seeded.externalPath, undefined],
+      ['inbox', '/inbox', cookie],
+    ];
+    const figures: Record<string, { first_visit: Visit; repeat_visit: Visit }> = {};
+    for (const [name, pagePath, pageCookie] of pages) {
+      if (only.length && !only.includes(name)) continue;
+      log(`auditing ${name}`);
+      const url = origin + pagePath;
+      const first = await auditWithRetry(name, url, debuggingPort, false, pageCookie);
+      const repeat = await auditWithRetry(name, url, debuggingPort, true, pageCookie);
+      figures[name] = { first_visit: first, repeat_visit: repeat };
+      log(
+        `${name}: ${JSON.stringify(first.scores)}, ${first.transferred_bytes} B then ${repeat.transferred_bytes} B`,
+      );
+    }
+    const output = {
+      measured_at: new Date().toISOString(),
+      // Lighthouse scales the CPU time it observes: on a busy machine performance scores drop.
+      machine: { cpus: cpus().length, node: process.version, load_average: loadavg() },
+      method:
+        'Lighthouse, default mobile preset (simulated slow 4G, 4x CPU), Debian Chromium; first visit with an empty cache, repeat visit with the cache of the first',
+      login_first_load_js: await firstLoadScripts(dist),
+      ...figures,
+    };
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+  } finally {
+    await browser.close();
+    await stopServer(server);
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+await main();

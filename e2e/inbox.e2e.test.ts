@@ -1,0 +1,187 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  planUpload,
+  nodeUploadPorts,
+  UploadRunner,
+  type ByteSource,
+} from '@filerunner/transfer/node';
+import {
+  apiLogin,
+  assertWebAppBuilt,
+  DEMO_PASSWORD,
+  launchBrowser,
+  prepareSite,
+  startServer,
+  type RunningServer,
+  type Site,
+} from './harness';
+import { freshPage, logIn, see } from './pages';
+
+// Receiving and following up, as people do it: the sender's package (sent by the upload engine)
+// reaches Rita's Inbox, she opens it and downloads a file and the whole package; the sender
+// opens Sent, sees Rita's download, and removes Ada, who then finds her access gone.
+
+const SENDER = 'sender@example.com';
+const RITA = 'recipient@example.com';
+const ADA = 'admin@example.com';
+
+let site: Site;
+let server: RunningServer;
+let browser: Browser;
+let slug: string;
+
+/** Deterministic bytes, different per seed, so a mixed-up file shows. */
+function bytesOf(size: number, seed: number): Buffer {
+  const out = Buffer.alloc(size);
+  for (let i = 0; i < size; i++) out[i] = (i * 31 + seed * 7 + (i >> 8)) & 0xff;
+  return out;
+}
+
+const files = [
+  { path: 'Reel 1/notes.txt', bytes: Buffer.from('Dailies: scene 4, takes 2 and 5.\n') },
+  { path: 'Reel 1/frame_0001.dpx', bytes: bytesOf(48_000, 1) },
+];
+
+/** The session cookie of a person logged in through the API, for the upload engine's calls. */
+async function sessionCookie(email: string): Promise<string> {
+  const login = await fetch(`${server.url}/api/authenticate/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-client-version': 'e2e' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`login of ${email} failed (${login.status})`);
+  return login.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/** The sender sends `files` to Rita and Ada with the upload engine, as the Share screen would. */
+async function sendPackage(): Promise<string> {
+  const sender = await apiLogin(server.url, SENDER, DEMO_PASSWORD);
+  const groups = await sender.call<{ members: { id: number; email: string }[] }[]>(
+    'GET',
+    '/contracts/demo/recipients/',
+  );
+  const idOf = (email: string) =>
+    groups.flatMap((g) => g.members).find((m) => m.email === email)!.id;
+  const sources: ByteSource[] = files.map((f) => ({
+    path: f.path,
+    size: f.bytes.length,
+    lastModified: 1_700_000_000_000,
+    slice: (start, end) => new Blob([new Uint8Array(f.bytes.subarray(start, end))]),
+  }));
+  const runner = new UploadRunner(
+    {
+      api: {
+        baseUrl: `${server.url}/api`,
+        headers: { cookie: await sessionCookie(SENDER), 'x-client-version': 'e2e' },
+      },
+      plan: planUpload(sources),
+      package: {
+        create: {
+          contract: 'demo',
+          name: 'Reel 1 dailies',
+          message: 'Takes 2 and 5 for review',
+          recipients: [{ id: idOf(RITA) }, { id: idOf(ADA) }],
+          valid_from: new Date().toISOString(),
+          valid_to: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+        },
+      },
+    },
+    nodeUploadPorts(),
+  );
+  const record = await runner.start();
+  if (record.status !== 'COMPLETED') throw new Error(`the upload ended ${record.status}`);
+  return runner.package!.slug;
+}
+
+/** Clicks `button` and answers the bytes of the browser download it starts. */
+async function downloadBy(page: Page, button: string) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
+  return { name: download.suggestedFilename(), bytes: await readFile((await download.path())!) };
+}
+
+beforeAll(async () => {
+  assertWebAppBuilt();
+  site = await prepareSite();
+  server = await startServer(site);
+  browser = await launchBrowser();
+  slug = await sendPackage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('receiving a package', () => {
+  it('reaches the Inbox: the recipient opens it and downloads a file and the whole package', async () => {
+    const page = await freshPage(browser);
+    await logIn(page, server.url, RITA, DEMO_PASSWORD);
+    await page.waitForURL((url) => url.pathname === '/inbox');
+    const list = page.getByRole('list', { name: 'Received packages' });
+    await list.getByText('Reel 1 dailies').waitFor();
+    // The newest package opens by itself, and is seen from then on.
+    const detail = page.getByRole('region', { name: 'Package details' });
+    await detail.getByRole('heading', { name: 'Reel 1 dailies' }).waitFor();
+    await see(page, 'Takes 2 and 5 for review');
+    await see(page, 'Sent by Sam Sender');
+    await expect
+      .poll(() => list.getByTestId('package-row').first().getAttribute('data-unseen'))
+      .toBeNull();
+    await expect.poll(() => page.getByLabel(/unseen packages/).count()).toBe(0);
+
+    await detail.getByText('Reel 1/notes.txt').waitFor();
+    const one = await downloadBy(page, 'Download Reel 1/frame_0001.dpx');
+    expect(one.name).toBe('frame_0001.dpx');
+    expect(one.bytes.equals(files[1]!.bytes)).toBe(true);
+
+    const all = await downloadBy(page, 'Download All');
+    expect(all.name).toMatch(/\.tar$/);
+    // The tar holds each file's bytes whole, after its header.
+    for (const f of files) expect(all.bytes.includes(f.bytes)).toBe(true);
+    await page.context().close();
+  });
+
+  it('shows the sender the recipients, and removes one after confirmation', async () => {
+    const page = await freshPage(browser);
+    await logIn(page, server.url, SENDER, DEMO_PASSWORD);
+    await page.goto(`${server.url}/sent`);
+    const detail = page.getByRole('region', { name: 'Package details' });
+    await detail.getByRole('heading', { name: 'Reel 1 dailies' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/sent');
+
+    const rita = detail.getByRole('listitem', { name: 'Rita Recipient' });
+    const ada = detail.getByRole('listitem', { name: 'Ada Admin' });
+    await expect.poll(() => rita.getByTestId('download-status').innerText()).toBe('Downloaded');
+    await rita.getByRole('button', { name: /^History/ }).click();
+    await expect.poll(() => rita.getByRole('row').count()).toBeGreaterThan(1);
+    expect(await ada.getByTestId('download-status').innerText()).toBe('Not downloaded');
+
+    await ada.getByRole('button', { name: 'Remove Ada Admin' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/Remove Ada Admin's access/).waitFor();
+    await dialog.getByRole('button', { name: 'Remove' }).click();
+    await see(page, 'Recipients were removed from your package.');
+    await expect.poll(() => ada.getAttribute('data-removed')).toBe('true');
+    expect(await ada.getByRole('button', { name: 'Remove Ada Admin' }).isDisabled()).toBe(true);
+    expect(await rita.getByRole('button', { name: 'Remove Rita Recipient' }).isDisabled()).toBe(
+      false,
+    );
+    await page.context().close();
+
+    // Ada's link now opens a warning and no files.
+    const adas = await freshPage(browser);
+    await logIn(adas, server.url, ADA, DEMO_PASSWORD);
+    await adas.goto(`${server.url}/inbox/${slug}`);
+    await see(
+      adas,
+      'The sender has removed your access to the package. You can no longer download or view the file information',
+    );
+    expect(await adas.getByRole('list', { name: 'Files' }).count()).toBe(0);
+    await adas.context().close();
+  });
+});

@@ -1,0 +1,317 @@
+import { createHash } from 'node:crypto';
+import { appendFile, cp, mkdir, mkdtemp, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  apiLogin,
+  assertWebAppBuilt,
+  DEMO_PASSWORD,
+  launchBrowser,
+  prepareSite,
+  readMails,
+  startServer,
+  waitForMailLink,
+  type RunningServer,
+  type Site,
+} from './harness';
+import { freshPage, logIn } from './pages';
+
+// Resuming an upload after the page was reloaded in the middle of it. Files come from folders of
+// the origin-private file system, which the folder picker answers with, standing in for the
+// person's disk: their handles outlive the reload in IndexedDB, as a real pick's do. Storage
+// answers every request late (STORE_FAULTS delay) and the demo contract sends with one worker,
+// so the reload lands while the upload is under way.
+
+const SENDER = 'sender@example.com';
+const RECIPIENT = 'recipient@example.com';
+const STORAGE_DELAY_MS = 300;
+
+let site: Site;
+let server: RunningServer;
+let browser: Browser;
+/** Folders on disk for the `<input>` picks. */
+let disk: string;
+
+beforeAll(async () => {
+  assertWebAppBuilt();
+  site = await prepareSite({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` });
+  server = await startServer(site);
+  browser = await launchBrowser();
+  const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
+  await admin.call('POST', '/contracts/demo/settings/', { number_of_upload_workers: 1 });
+  disk = await mkdtemp(path.join(tmpdir(), 'filerunner-resume-'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (disk) await rm(disk, { recursive: true, force: true });
+});
+
+/** The bytes of a file named `name`; the page writes the same (see `folderToPick`). */
+function patternOf(name: string, size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < size; i++) bytes[i] = (i * 31 + name.length * 7) & 255;
+  return bytes;
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** A file to write into the picked folder: its name and size. */
+type FileSpec = { name: string; size: number };
+
+/** Writes the files into a folder of the page's private file system, and has the picker answer it. */
+async function folderToPick(page: Page, folder: string, files: FileSpec[]) {
+  await page.evaluate(
+    async ({ folder, files }) => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle(folder, { create: true });
+      for (const { name, size } of files) {
+        const writable = await (await dir.getFileHandle(name, { create: true })).createWritable();
+        // Written a piece at a time, so a large file never sits in the page whole.
+        const piece = 8 * 1024 * 1024;
+        for (let start = 0; start < size; start += piece) {
+          const bytes = new Uint8Array(Math.min(piece, size - start));
+          // The same bytes as patternOf.
+          for (let b = 0; b < bytes.length; b++) {
+            bytes[b] = ((start + b) * 31 + name.length * 7) & 255;
+          }
+          await writable.write(bytes);
+        }
+        await writable.close();
+      }
+      Object.assign(window, { showDirectoryPicker: async () => dir });
+    },
+    { folder, files },
+  );
+}
+
+const queue = (page: Page) => page.getByRole('region', { name: 'Upload queue' });
+const upload = (page: Page, name: string) => queue(page).getByRole('listitem', { name });
+const statusOf = (page: Page, name: string) =>
+  upload(page, name).getByTestId('upload-status').innerText();
+const figuresOf = (page: Page, name: string) =>
+  upload(page, name).getByTestId('upload-figures').innerText();
+const ring = (page: Page) => page.getByRole('button', { name: /^Upload queue:/ });
+
+/** Files sent so far, as the panel counts them ('12 of 200 files'). */
+async function filesSent(page: Page, name: string): Promise<number> {
+  return Number(/(\d+) of \d+ files/.exec(await figuresOf(page, name))?.[1] ?? NaN);
+}
+
+/**
+ * The storage writes (FormPost batches and PUTs of slabs and segments) the page starts, by
+ * object path, and the HEADs that ask whether an object is stored. Counted across reloads.
+ */
+function storageTraffic(page: Page) {
+  const writes: string[] = [];
+  const heads: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (!pathname.startsWith('/v1/')) return;
+    if (request.method() === 'POST' || request.method() === 'PUT') writes.push(pathname);
+    if (request.method() === 'HEAD') heads.push(pathname);
+  });
+  return { writes, heads };
+}
+
+/** Opens the Share screen as the demo sender and sends the picked folder as a package. */
+async function sendFolder(page: Page, folder: string, files: FileSpec[]) {
+  await logIn(page, server.url, SENDER, DEMO_PASSWORD);
+  await page.goto(`${server.url}/share`);
+  await folderToPick(page, folder, files);
+  await page.getByRole('button', { name: 'Add folder' }).click();
+  await expect.poll(() => page.getByTestId('selected-file-count').innerText()).toMatch(/^\d/);
+  await page.getByRole('combobox', { name: 'Recipients' }).fill('Rita');
+  await page.getByRole('option', { name: /Rita Recipient/ }).click();
+  await page.getByRole('textbox', { name: 'Package name' }).fill(folder);
+  await page.getByRole('button', { name: 'Send Package' }).click();
+}
+
+/** Reloads the page; the question the page asks first (a package is not sent yet) is answered Leave. */
+async function reloadLeaving(page: Page) {
+  const leave = (dialog: { type(): string; accept(): Promise<void> }) => {
+    if (dialog.type() === 'beforeunload') void dialog.accept();
+  };
+  page.on('dialog', leave);
+  await page.reload();
+  page.off('dialog', leave);
+}
+
+/** Each file's SHA-256 as the recipient downloads it from the sent package. */
+async function downloadedHashes(slugOfMail: string, folder: string, files: FileSpec[]) {
+  const slug = new URL(slugOfMail).pathname.split('/').at(-1)!;
+  const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
+  const hashes: Record<string, string> = {};
+  for (const { name } of files) {
+    const grant = await rita.call<{ download_url: string }>(
+      'GET',
+      `/packages/${slug}/download/${encodeURIComponent(folder)}/${encodeURIComponent(name)}`,
+    );
+    const answer = await fetch(new URL(grant.download_url, server.url));
+    expect(answer.status).toBe(200);
+    hashes[name] = sha256(new Uint8Array(await answer.arrayBuffer()));
+  }
+  return hashes;
+}
+
+describe('resuming an upload after a reload', () => {
+  it('lists the interrupted upload, resumes it with its handles, and sends only what is missing', async () => {
+    const page = await freshPage(browser);
+    const traffic = storageTraffic(page);
+    // 120 files of 20 kB: 12 FormPost batches of 10, one after another.
+    const files = Array.from({ length: 120 }, (_, i) => ({
+      name: `take_${String(i).padStart(3, '0')}.mov`,
+      size: 20_000,
+    }));
+    const mailsBefore = (await readMails(site)).length;
+    await sendFolder(page, 'Reels', files);
+    await expect
+      .poll(() => filesSent(page, 'Reels'))
+      .toSatisfy((sent: number) => sent >= 30 && sent <= 80);
+
+    await reloadLeaving(page);
+    const writesBefore = traffic.writes.length;
+    expect(writesBefore).toBeGreaterThanOrEqual(3);
+    expect(writesBefore).toBeLessThan(12);
+
+    // The panel lists the upload as interrupted, with Resume (its handles were kept) and Discard.
+    await ring(page).click();
+    await expect.poll(() => statusOf(page, 'Reels')).toBe('Interrupted');
+    expect(await figuresOf(page, 'Reels')).toBe('120 files · 2.4 MB');
+    expect(await upload(page, 'Reels').getByRole('button').allInnerTexts()).toEqual([
+      'Resume',
+      'Discard',
+    ]);
+
+    await upload(page, 'Reels').getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => statusOf(page, 'Reels'), { timeout: 60_000 }).toBe('Completed');
+    expect(await figuresOf(page, 'Reels')).toBe('100% · 120 of 120 files · 2.4 MB of 2.4 MB');
+
+    // Batches stored before the reload were not sent again: at most the one in flight when the
+    // page went away is sent twice.
+    const writesAfter = traffic.writes.length - writesBefore;
+    expect(writesAfter).toBeGreaterThanOrEqual(12 - writesBefore);
+    expect(writesBefore + writesAfter).toBeLessThanOrEqual(12 + 1);
+    console.log(
+      JSON.stringify({ upload_resume_batches: { before: writesBefore, after: writesAfter } }),
+    );
+
+    const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
+    const expected = Object.fromEntries(
+      files.map(({ name, size }) => [name, sha256(patternOf(name, size))]),
+    );
+    expect(await downloadedHashes(link, 'Reels', files)).toEqual(expected);
+  });
+
+  it('confirms the segments of a large file stored before the reload by HEAD and sends only the rest', async () => {
+    const page = await freshPage(browser);
+    const traffic = storageTraffic(page);
+    // Over the large-file threshold: three segments of 100, 100 and 50 MB, one after another.
+    const files = [{ name: 'A001.mov', size: 250_000_000 }];
+    const mailsBefore = (await readMails(site)).length;
+    const segmentPuts = () => [...new Set(traffic.writes.filter((p) => p.includes('/segments/')))];
+    await sendFolder(page, 'Rushes', files);
+
+    // The second segment starts once the first is stored and in the ledger; the reload cuts it.
+    await expect.poll(() => segmentPuts().length, { timeout: 60_000 }).toBe(2);
+    await reloadLeaving(page);
+    const [first, cut] = segmentPuts();
+    const writesBefore = traffic.writes.length;
+
+    await ring(page).click();
+    await expect.poll(() => statusOf(page, 'Rushes')).toBe('Interrupted');
+    await upload(page, 'Rushes').getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => statusOf(page, 'Rushes'), { timeout: 120_000 }).toBe('Completed');
+    expect(await figuresOf(page, 'Rushes')).toBe('100% · 1 of 1 file · 250 MB of 250 MB');
+
+    // The first segment is asked after, not sent again; the cut one and the last are sent.
+    const writesAfter = traffic.writes.slice(writesBefore);
+    expect(traffic.heads).toContain(first);
+    expect(writesAfter).not.toContain(first);
+    expect(writesAfter).toContain(cut);
+    expect(new Set(writesAfter).size).toBe(2);
+    console.log(
+      JSON.stringify({
+        upload_resume_segments: { before: writesBefore, after: writesAfter.length },
+      }),
+    );
+
+    const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
+    expect(await downloadedHashes(link, 'Rushes', files)).toEqual({
+      'A001.mov': sha256(patternOf('A001.mov', 250_000_000)),
+    });
+  });
+
+  it('without handles, takes the same folder picked again and names the files that differ', async () => {
+    const files = Array.from({ length: 100 }, (_, i) => ({
+      name: `still_${String(i).padStart(3, '0')}.jpg`,
+      size: 20_000,
+    }));
+    const original = path.join(disk, 'card', 'Stills');
+    await mkdir(original, { recursive: true });
+    // Dates in whole seconds, so the copy's are the same to the millisecond the browser reads.
+    const taken = new Date('2026-05-04T10:00:00Z');
+    for (const { name, size } of files) {
+      await writeFile(path.join(original, name), patternOf(name, size));
+      await utimes(path.join(original, name), taken, taken);
+    }
+    // A copy with the same dates, where one file was edited since and one is gone.
+    const copy = path.join(disk, 'copy', 'Stills');
+    await cp(original, copy, { recursive: true, preserveTimestamps: true });
+    await appendFile(path.join(copy, 'still_007.jpg'), 'edited');
+    await unlink(path.join(copy, 'still_042.jpg'));
+
+    const page = await freshPage(browser);
+    const traffic = storageTraffic(page);
+    const mailsBefore = (await readMails(site)).length;
+    await logIn(page, server.url, SENDER, DEMO_PASSWORD);
+    await page.goto(`${server.url}/share`);
+    await page.getByLabel('Folder to send').setInputFiles(original);
+    await expect.poll(() => page.getByTestId('selected-file-count').innerText()).toMatch(/^100 /);
+    await page.getByRole('combobox', { name: 'Recipients' }).fill('Rita');
+    await page.getByRole('option', { name: /Rita Recipient/ }).click();
+    await page.getByRole('textbox', { name: 'Package name' }).fill('Stills');
+    await page.getByRole('button', { name: 'Send Package' }).click();
+    await expect
+      .poll(() => filesSent(page, 'Stills'))
+      .toSatisfy((sent: number) => sent >= 20 && sent <= 70);
+
+    await reloadLeaving(page);
+    const writesBefore = traffic.writes.length;
+    await ring(page).click();
+    await expect.poll(() => statusOf(page, 'Stills')).toBe('Interrupted');
+    const item = upload(page, 'Stills');
+    expect(await item.getByRole('button').allInnerTexts()).toEqual([
+      'Pick the same folder again',
+      'Discard',
+    ]);
+    const pickAgain = item.getByLabel('Pick the same folder again');
+
+    await pickAgain.setInputFiles(copy);
+    await item.getByText('Some files are not the ones this upload started with.').waitFor();
+    expect(
+      await item
+        .getByRole('list', { name: 'Files that do not match' })
+        .getByRole('listitem')
+        .allInnerTexts(),
+    ).toEqual(['Stills/still_007.jpg: changed since', 'Stills/still_042.jpg: not found']);
+    expect(await statusOf(page, 'Stills')).toBe('Interrupted');
+    expect(traffic.writes.length).toBe(writesBefore);
+
+    await pickAgain.setInputFiles(original);
+    await expect.poll(() => statusOf(page, 'Stills'), { timeout: 60_000 }).toBe('Completed');
+    expect(await figuresOf(page, 'Stills')).toBe('100% · 100 of 100 files · 2 MB of 2 MB');
+    const writesAfter = traffic.writes.length - writesBefore;
+    expect(writesAfter).toBeGreaterThanOrEqual(10 - writesBefore);
+    expect(writesBefore + writesAfter).toBeLessThanOrEqual(10 + 1);
+
+    const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
+    const expected = Object.fromEntries(
+      files.map(({ name, size }) => [name, sha256(patternOf(name, size))]),
+    );
+    expect(await downloadedHashes(link, 'Stills', files)).toEqual(expected);
+  });
+});
