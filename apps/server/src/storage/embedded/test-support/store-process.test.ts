@@ -77,8 +77,9 @@ describe('embedded store in its own process', () => {
         `GET ${(size / getSeconds / 1e6).toFixed(0)} MB/s; server RSS ${(before.rss / MiB).toFixed(0)} MiB ` +
         `before, peak ${(after.peakRss / MiB).toFixed(0)} MiB (growth ${(growth / MiB).toFixed(0)} MiB)`,
     );
-    // Streams hold about a chunk or two each; anything near the object size means buffering.
-    expect(growth).toBeLessThan(48 * MiB);
+    // Streams hold about a chunk or two each, but the peak also catches the heap before a
+    // collection (measured 20 to 70 MiB on this machine); buffering would be near the 2 GiB object.
+    expect(growth).toBeLessThan(128 * MiB);
   }, 240_000);
 
   /** Starts a PUT that announces 512 MiB and sends 24 MiB of it, then waits for it on disk. */
