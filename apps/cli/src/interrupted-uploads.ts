@@ -70,3 +70,37 @@ async function interruptedOf(
   }
   return found;
 }
+
+/**
+ * The create calls of this user's packages whose ledger is not on record yet, by the files,
+ * contract and name they are for: the idempotency key goes on disk before the call is made and
+ * leaves once the package's ledger is written. A run stopped while the call was in flight (the
+ * server may have made the package) sends the same key again, and the server answers that
+ * package instead of making a second one, which would stay empty.
+ * Kept in `<host>.creating.json` beside the ledgers.
+ */
+export class PendingCreates {
+  private readonly store: JsonFileResumeStore<{ idempotency_key: string }>;
+
+  constructor(ledgerFile: string) {
+    this.store = new JsonFileResumeStore(ledgerFile.replace(/\.json$/, '.creating.json'));
+  }
+
+  /** The key an earlier run used for this package when `reuse`, else `fresh`, on record first. */
+  async keyFor(identity: UploadIdentity, reuse: boolean, fresh: string): Promise<string> {
+    const id = creationOf(identity);
+    const earlier = reuse ? await this.store.get(id) : undefined;
+    if (earlier) return earlier.idempotency_key;
+    await this.store.put(id, { idempotency_key: fresh });
+    return fresh;
+  }
+
+  /** The package's ledger is on record: its create call is settled. */
+  settled(identity: UploadIdentity): Promise<void> {
+    return this.store.delete(creationOf(identity));
+  }
+}
+
+function creationOf({ plan, contract, name }: UploadIdentity): string {
+  return JSON.stringify([contract, name, filesFingerprint(sentFiles(plan))]);
+}

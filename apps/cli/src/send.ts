@@ -25,6 +25,7 @@ import {
   findInterrupted,
   forgetInterrupted,
   ledgerFileFor,
+  PendingCreates,
   type UploadIdentity,
 } from './interrupted-uploads';
 import { recipientsFor } from './recipients';
@@ -75,11 +76,15 @@ export async function send(options: SendOptions, io: UploadIo): Promise<string> 
   const ledgerFile = ledgerFileFor(options.serverUrl);
   const store = new JsonFileResumeStore<UploadLedger>(ledgerFile);
   const identity: UploadIdentity = { plan, contract: options.contract, name: options.name };
+  const pending = new PendingCreates(ledgerFile);
   let pkg: UploadPackage | undefined;
   if (options.resume) {
     pkg = (await unlessUnreadable(ledgerFile, findInterrupted(store, identity)))?.package;
-    if (pkg)
+    if (pkg) {
       io.say(`Continuing package ${pkg.slug}, interrupted earlier: sending what is missing.`);
+      // Its create call is settled, even if a crash came before that was written down.
+      await pending.settled(identity);
+    }
   } else {
     await unlessUnreadable(ledgerFile, forgetInterrupted(store, identity));
   }
@@ -89,14 +94,19 @@ export async function send(options: SendOptions, io: UploadIo): Promise<string> 
       `list the recipients of contract "${options.contract}"`,
       server.recipients(options.contract, io.signal),
     );
+    const key = await unlessUnreadable(
+      ledgerFile,
+      pending.keyFor(identity, options.resume, server.newIdempotencyKey()),
+    );
     const created = await call(
       'create the package',
-      server.createPackage(createFields(options, plan, groups), io.signal),
+      server.createPackage(createFields(options, plan, groups), key, io.signal),
     );
     pkg = packageOf(created);
     // On record before a byte moves, so a Ctrl-C from here on continues this package.
     const { slug, name, contract: target } = pkg;
     await store.put(slug, emptyLedger({ slug, name, contract: target }, sentFiles(plan)));
+    await pending.settled(identity);
     io.say(`Created package ${pkg.slug}: ${describe(plan)} for ${recipientsOf(created)}.`);
   }
 

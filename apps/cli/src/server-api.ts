@@ -63,9 +63,20 @@ export class ServerApi {
     return this.get(api.filesystem.constraints, {}, signal);
   }
 
-  /** Creates the package (one idempotency key for all attempts, so a retry never makes two). */
-  createPackage(fields: CreatePackageFields, signal?: AbortSignal): Promise<SenderPackage> {
-    return this.packages.create(fields, signal);
+  /**
+   * Creates the package: one idempotency key for all attempts, so a retry never makes two, and
+   * the same key again (from an earlier run) answers the package that run made.
+   */
+  createPackage(
+    fields: CreatePackageFields,
+    idempotencyKey: string,
+    signal?: AbortSignal,
+  ): Promise<SenderPackage> {
+    return this.packages.create(fields, signal, idempotencyKey);
+  }
+
+  newIdempotencyKey(): string {
+    return this.packages.newIdempotencyKey();
   }
 
   private async get<R extends ApiRoute>(

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import {
   type UploadLedger,
   type UploadPlan,
 } from '@filerunner/transfer/node';
-import { contracts, defaultContractSettings } from '../../server/src/db/schema';
+import { contracts, defaultContractSettings, packages } from '../../server/src/db/schema';
 import { insertGroup } from '../../server/src/modules/contracts/groups.service';
 import {
   sourceDigests,
@@ -168,6 +169,15 @@ async function expectStoredAsOnDisk(slug: string, folder: string) {
 
 const isWrite = (r: StorageRequest) => r.method === 'PUT' || r.method === 'POST';
 
+/** The slugs of the packages of that name, however far they got. */
+async function packagesNamed(name: string): Promise<string[]> {
+  const rows = await server.ctx.db
+    .select({ slug: packages.slug })
+    .from(packages)
+    .where(eq(packages.name, name));
+  return rows.map((r) => r.slug);
+}
+
 describe('filerunner send', () => {
   it('sends a folder with nested files and a multi-segment file; the slug is printed and the recipients are mailed', async () => {
     await setContract({ can_add_ad_hoc: true });
@@ -271,6 +281,39 @@ describe('filerunner send', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('Continuing package');
     await expectStoredAsOnDisk(again.stdout.trim(), delivery);
+  });
+
+  it('stopped while its package is being created, run again, sends that package and no second one', async () => {
+    await setContract({ can_add_ad_hoc: true });
+    const args = sendArgs('Notes made once', [fx.receiver.user.email], notes);
+    let run: Run | undefined;
+    // The server makes the package, and its answer is held back until the command is stopped:
+    // the command never learns the slug.
+    const holdCreate = (request: IncomingMessage, response: ServerResponse) => {
+      if (request.method !== 'POST' || !request.url?.startsWith('/api/packages/create/')) return;
+      const end = response.end.bind(response) as (...parts: unknown[]) => ServerResponse;
+      response.end = ((...parts: unknown[]) => {
+        run!.kill('SIGINT');
+        setTimeout(() => end(...parts), 500);
+        return response;
+      }) as typeof response.end;
+    };
+    server.app.server.prependListener('request', holdCreate);
+    try {
+      run = filerunner(args);
+      const stopped = await run.exited;
+      expect(stopped.code, stopped.stderr).toBe(130);
+    } finally {
+      server.app.server.off('request', holdCreate);
+    }
+    const made = await packagesNamed('Notes made once');
+    expect(made).toHaveLength(1);
+
+    const again = await filerunner(args).exited;
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.trim()).toBe(made[0]);
+    expect(await packagesNamed('Notes made once')).toEqual(made);
+    await expectStoredAsOnDisk(made[0]!, notes);
   });
 
   it('stops on Ctrl-C with 130 and, run again, sends only what was missing', async () => {

@@ -70,14 +70,25 @@ export class PackageApi {
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** Creates the package; one idempotency key for every attempt, so a retry never makes two. */
-  create(fields: CreatePackageFields, signal?: AbortSignal): Promise<SenderPackage> {
-    const key = Array.from({ length: 4 }, () =>
+  /**
+   * Creates the package; one idempotency key for every attempt, so a retry never makes two. A
+   * caller that keeps the key (the CLI, across a Ctrl-C) gives it, and gets the same package.
+   */
+  create(
+    fields: CreatePackageFields,
+    signal?: AbortSignal,
+    key: string = this.newIdempotencyKey(),
+  ): Promise<SenderPackage> {
+    return this.call(api.packages.create, {}, fields, signal, { [IDEMPOTENCY_KEY_HEADER]: key });
+  }
+
+  /** 128 random bits in hex. */
+  newIdempotencyKey(): string {
+    return Array.from({ length: 4 }, () =>
       Math.floor(this.random() * 2 ** 32)
         .toString(16)
         .padStart(8, '0'),
     ).join('');
-    return this.call(api.packages.create, {}, fields, signal, { [IDEMPOTENCY_KEY_HEADER]: key });
   }
 
   bulk(slug: string, body: BulkRequestBody, signal?: AbortSignal): Promise<BulkResponse> {
