@@ -13,15 +13,18 @@ import {
   DEMO_PASSWORD,
   launchBrowser,
   prepareSite,
+  readMails,
   startServer,
   type RunningServer,
   type Site,
+  waitForMailLink,
 } from './harness';
 import { freshPage, logIn, see } from './pages';
 
 // Receiving and following up, as people do it: the sender's package (sent by the upload engine)
 // reaches Rita's Inbox, she opens it and downloads a file and the whole package; the sender
-// opens Sent, sees Rita's download, and removes Ada, who then finds her access gone.
+// opens Sent, sees Rita's download, and removes Ada, who then finds her access gone; then adds a
+// partner by address, who is mailed a link, and gives Rita a new mobile for her PINs.
 
 const SENDER = 'sender@example.com';
 const RITA = 'recipient@example.com';
@@ -183,5 +186,43 @@ describe('receiving a package', () => {
     );
     expect(await adas.getByRole('list', { name: 'Files' }).count()).toBe(0);
     await adas.context().close();
+  });
+
+  it('adds a recipient by address, who gets the link by mail, and updates a mobile', async () => {
+    const admin = await apiLogin(server.url, ADA, DEMO_PASSWORD);
+    await admin.call('POST', '/contracts/demo/settings/', { can_add_ad_hoc: true });
+    const mailsBefore = (await readMails(site)).length;
+    try {
+      const page = await freshPage(browser);
+      await logIn(page, server.url, SENDER, DEMO_PASSWORD);
+      await page.goto(`${server.url}/sent/${slug}`);
+      const detail = page.getByRole('region', { name: 'Package details' });
+      await detail.getByRole('heading', { name: 'Reel 1 dailies' }).waitFor();
+
+      await detail.getByRole('button', { name: 'Add recipients' }).click();
+      const adding = page.getByRole('dialog', { name: 'Add recipients' });
+      await adding.getByRole('combobox', { name: 'Recipients' }).fill('grader@post.test');
+      await page.getByRole('option', { name: 'Add grader@post.test' }).click();
+      await adding.getByRole('button', { name: 'Add', exact: true }).click();
+      await see(page, /^Recipients were added to your package\./);
+      await detail.getByRole('listitem', { name: 'grader@post.test' }).waitFor();
+      // A new person has no account: the mail carries the external link with its key.
+      const link = await waitForMailLink(site, 'grader@post.test', '/inbox/external/', mailsBefore);
+      expect(link).toContain(`/inbox/external/${slug}?key=`);
+
+      const rita = detail.getByRole('listitem', { name: 'Rita Recipient' });
+      await rita.getByRole('button', { name: 'Update the mobile of Rita Recipient' }).click();
+      const mobile = page.getByRole('dialog', { name: 'Update mobile' });
+      // Typed key by key, as the field formats the number while it is typed.
+      const number = mobile.getByRole('textbox', { name: 'Mobile number' });
+      await number.fill('');
+      await number.pressSequentially('+12025550147');
+      await mobile.getByRole('button', { name: 'Save' }).click();
+      await see(page, "The recipient's phone number for this package has been updated.");
+      await expect.poll(() => rita.innerText()).toContain('+12025550147');
+      await page.context().close();
+    } finally {
+      await admin.call('POST', '/contracts/demo/settings/', { can_add_ad_hoc: false });
+    }
   });
 });

@@ -4,7 +4,7 @@
  * clients, beside `/healthcheck` (one query) in the same run, and the plans PostgreSQL chose for
  * the lists' statements (EXPLAIN ANALYZE), so the indexes they use are on record.
  *
- *   node --import tsx bench/inbox/run.ts [--packages 100000] [--seconds 10]
+ *   node --import tsx bench/inbox/run.ts [--packages 100000] [--seconds 10] [--profile DIR]
  *
  * The server runs as its own process on the embedded PostgreSQL, or with DATABASE_URL on a
  * scratch database of that server. Prints one JSON document on stdout; progress goes to stderr.
@@ -24,6 +24,8 @@ import { option } from '../options';
 
 const packageCount = Number(option('packages', '100000'));
 const seconds = Number(option('seconds', '10'));
+/** Where the server writes a CPU profile (`.cpuprofile`) when it stops; none by default. */
+const profileDir = option('profile', '');
 const log = (message: string) => process.stderr.write(`bench/inbox: ${message}\n`);
 
 interface Seeded {
@@ -126,7 +128,7 @@ async function main(): Promise<void> {
       await built.app.close();
     }
 
-    await setting.start();
+    await setting.start(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
     const recipient = await signIn(origin, seeded.recipientEmail);
     const sender = await signIn(origin, seeded.senderEmail);
     const query = `?contract_slug=${seeded.contractSlug}`;
