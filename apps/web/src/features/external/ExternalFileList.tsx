@@ -1,14 +1,10 @@
 import { useState } from 'react';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
-import Tooltip from '@mui/material/Tooltip';
-import DownloadIcon from '@mui/icons-material/Download';
 import type { PackageFile } from '@filerunner/protocol';
-import { formatSize } from '@filerunner/protocol';
-
+import { PackageFileRow } from '../packages/PackageFileList';
 import { useExternalPackageQuery } from './external-api';
 
 interface FileListProps {
@@ -66,29 +62,12 @@ function FilePage(props: FileListProps & { page: number; last: boolean; onLoadMo
 
 function FileRows({ files, canDownload, onDownload }: FileListProps & { files: PackageFile[] }) {
   return files.map((file) => (
-    <ListItem
+    <PackageFileRow
       key={file.user_path}
-      secondaryAction={
-        <Tooltip title="Download">
-          <span>
-            <IconButton
-              edge="end"
-              aria-label={`Download ${file.user_path}`}
-              disabled={!canDownload}
-              onClick={() => onDownload(file)}
-            >
-              <DownloadIcon />
-            </IconButton>
-          </span>
-        </Tooltip>
-      }
-    >
-      <ListItemText
-        primary={file.user_path}
-        secondary={formatSize(file.size)}
-        slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }}
-      />
-    </ListItem>
+      file={file}
+      onDownload={onDownload}
+      downloadDisabled={!canDownload}
+    />
   ));
 }
 

@@ -260,6 +260,34 @@ describe('the Inbox', { timeout: 20_000 }, () => {
     ]);
   });
 
+  it("loads more of a package's files a page at a time", async () => {
+    const file = (i: number) => ({ user_path: `Reel/f${i}.dpx`, size: 10, object: `f${i}.dpx` });
+    const { calls } = await openInbox([received('frames', { num_files: 101 })], {
+      answer: (route, args) => {
+        if (route !== api.inbox.receivedFiles) return undefined;
+        return argsOf(args).query!.page === 1
+          ? {
+              ...files,
+              files: Array.from({ length: 100 }, (_, i) => file(i)),
+              total_files: 101,
+              has_more: true,
+            }
+          : { ...files, files: [file(100)], total_files: 101, page: 2 };
+      },
+    });
+    const pane = await opened('Package frames');
+    const fileList = await within(pane).findByRole('list', { name: 'Files' });
+    await waitFor(() => expect(within(fileList).getAllByRole('listitem')).toHaveLength(100));
+    within(pane).getByText('Files (101)');
+    fireEvent.click(within(pane).getByRole('button', { name: 'Load more' }));
+    await within(pane).findByText('Reel/f100.dpx');
+    expect(within(fileList).getAllByRole('listitem')).toHaveLength(101);
+    expect(within(pane).queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(
+      calls.filter((c) => c.route === api.inbox.receivedFiles).map((c) => argsOf(c.args).query),
+    ).toEqual([{ page: 1 }, { page: 2 }]);
+  });
+
   it('opens the package the address names and switches to its project', async () => {
     const other = received('elsewhere', {
       contract: { id: 2, slug: 'other', name: 'other project' },

@@ -6,7 +6,7 @@ import Link from '@mui/material/Link';
 import { useAppSelector } from '../../app/hooks';
 import { selectSelectedContract } from '../projects/projects-api';
 import { routePrefix } from '../shell/navigation';
-import { EmptyPackageDetail } from '../packages/EmptyPackageDetail';
+import { PackageDetailPane } from '../packages/PackageDetailPane';
 import { PackageListPane } from '../packages/PackageListPane';
 import { PackageRow } from '../packages/PackageRow';
 import { packageScreen } from '../packages/package-screen';
@@ -17,7 +17,7 @@ import {
   useReceivedListInfiniteQuery,
   useReceivedPackageQuery,
 } from './inbox-api';
-import { ReceivedDetail } from './ReceivedDetail';
+import { ReceivedPackageView } from './ReceivedDetail';
 
 /**
  * /inbox/:slug? — received packages of the selected project on the left, one on the right: the
@@ -81,16 +81,14 @@ export function InboxPage() {
           />
         ))}
       />
-      {selectedSlug ? (
-        <ReceivedDetail
-          slug={selectedSlug}
-          pkg={pkg}
-          loading={detail.isFetching && !pkg}
-          error={detail.error}
-        />
-      ) : (
-        <EmptyPackageDetail />
-      )}
+      <PackageDetailPane
+        slug={selectedSlug}
+        pkg={pkg}
+        loading={detail.isFetching && !pkg}
+        error={detail.error}
+      >
+        {(shown) => <ReceivedPackageView pkg={shown} />}
+      </PackageDetailPane>
     </Box>
   );
 }

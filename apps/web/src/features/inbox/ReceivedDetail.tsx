@@ -1,10 +1,7 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import FileDownload from '@mui/icons-material/FileDownload';
 import Lock from '@mui/icons-material/Lock';
@@ -28,46 +25,8 @@ import {
   useReceivedFilesInfiniteQuery,
 } from './inbox-api';
 
-export interface ReceivedDetailProps {
-  slug: string;
-  pkg: ReceivedPackage | undefined;
-  loading: boolean;
-  error: unknown;
-}
-
-/** The right pane of the Inbox: one received package, its files and what can be done with it. */
-export function ReceivedDetail({ slug, pkg, loading, error }: ReceivedDetailProps) {
-  return (
-    <Paper
-      sx={{ flex: 1, p: 3, overflowY: 'auto', minHeight: 0, opacity: pkg?.expired ? 0.6 : 1 }}
-      component="section"
-      aria-label="Package details"
-      data-expired={pkg?.expired || undefined}
-    >
-      {pkg ? (
-        <ReceivedPackageView key={slug} pkg={pkg} />
-      ) : loading ? (
-        <CircularProgress aria-label="Loading the package" />
-      ) : error ? (
-        <DetailFailure error={error} />
-      ) : null}
-    </Paper>
-  );
-}
-
-/** Why a package could not be shown: not found, or the server's reason. */
-export function DetailFailure({ error }: { error: unknown }) {
-  const status = (error as { status?: number }).status;
-  if (status === 404) return <Alert severity="warning">{packageScreen.notFound}</Alert>;
-  return (
-    <Alert severity="error">
-      <AlertTitle>{packageScreen.notAvailableTitle}</AlertTitle>
-      {firstErrorMessage(error, packageScreen.notAvailable)}
-    </Alert>
-  );
-}
-
-function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
+/** One received package in the Inbox's right pane: its files and what can be done with it. */
+export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
   const dispatch = useAppDispatch();
   const toast = useToast();
   const [pinOpen, setPinOpen] = useState(false);

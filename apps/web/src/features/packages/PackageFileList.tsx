@@ -38,32 +38,13 @@ export function PackageFileList(props: PackageFileListProps) {
       ) : (
         <List dense aria-label="Files">
           {props.files.map((file) => (
-            <ListItem
+            <PackageFileRow
               key={file.user_path}
+              file={file}
               divider
-              secondaryAction={
-                props.onDownload && (
-                  <Tooltip title="Download">
-                    <span>
-                      <IconButton
-                        edge="end"
-                        aria-label={`Download ${file.user_path}`}
-                        disabled={props.downloadDisabled}
-                        onClick={() => props.onDownload?.(file)}
-                      >
-                        <FileDownload />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
-                )
-              }
-            >
-              <ListItemText
-                primary={file.user_path}
-                secondary={formatSize(file.size)}
-                slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }}
-              />
-            </ListItem>
+              onDownload={props.onDownload}
+              downloadDisabled={props.downloadDisabled}
+            />
           ))}
         </List>
       )}
@@ -73,5 +54,42 @@ export function PackageFileList(props: PackageFileListProps) {
         </Button>
       )}
     </Box>
+  );
+}
+
+/** One file by its path and size, with its download when the viewer may download. */
+export function PackageFileRow(props: {
+  file: PackageFile;
+  divider?: boolean;
+  onDownload?: (file: PackageFile) => void;
+  downloadDisabled?: boolean;
+}) {
+  const { file } = props;
+  return (
+    <ListItem
+      divider={props.divider}
+      secondaryAction={
+        props.onDownload && (
+          <Tooltip title="Download">
+            <span>
+              <IconButton
+                edge="end"
+                aria-label={`Download ${file.user_path}`}
+                disabled={props.downloadDisabled}
+                onClick={() => props.onDownload?.(file)}
+              >
+                <FileDownload />
+              </IconButton>
+            </span>
+          </Tooltip>
+        )
+      }
+    >
+      <ListItemText
+        primary={file.user_path}
+        secondary={formatSize(file.size)}
+        slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }}
+      />
+    </ListItem>
   );
 }

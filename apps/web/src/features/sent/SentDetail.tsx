@@ -1,12 +1,9 @@
 import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Paper from '@mui/material/Paper';
 import PersonAdd from '@mui/icons-material/PersonAdd';
 import type { SentPackage } from '@filerunner/protocol';
 import { useAppSelector } from '../../app/hooks';
-import { DetailFailure } from '../inbox/ReceivedDetail';
 import { filesOf, pagedList } from '../inbox/inbox-api';
 import { PackageFileList } from '../packages/PackageFileList';
 import { PackageSummary } from '../packages/PackageSummary';
@@ -15,34 +12,8 @@ import { AddRecipientsDialog } from './AddRecipientsDialog';
 import { SentRecipients } from './SentRecipients';
 import { useSentFilesInfiniteQuery } from './sent-api';
 
-export interface SentDetailProps {
-  slug: string;
-  pkg: SentPackage | undefined;
-  loading: boolean;
-  error: unknown;
-}
-
-/** The right pane of Sent: one package, its recipients and their downloads, and its files. */
-export function SentDetail({ slug, pkg, loading, error }: SentDetailProps) {
-  return (
-    <Paper
-      sx={{ flex: 1, p: 3, overflowY: 'auto', minHeight: 0, opacity: pkg?.expired ? 0.6 : 1 }}
-      component="section"
-      aria-label="Package details"
-      data-expired={pkg?.expired || undefined}
-    >
-      {pkg ? (
-        <SentPackageView key={slug} pkg={pkg} />
-      ) : loading ? (
-        <CircularProgress aria-label="Loading the package" />
-      ) : error ? (
-        <DetailFailure error={error} />
-      ) : null}
-    </Paper>
-  );
-}
-
-function SentPackageView({ pkg }: { pkg: SentPackage }) {
+/** One sent package in Sent's right pane: its recipients and their downloads, and its files. */
+export function SentPackageView({ pkg }: { pkg: SentPackage }) {
   const [adding, setAdding] = useState(false);
   // The package's own project, which decides the PIN rule and ad-hoc addresses for new recipients.
   const contract = useAppSelector(selectContracts).find((c) => c.slug === pkg.contract.slug);

@@ -5,12 +5,12 @@ import { useAppSelector } from '../../app/hooks';
 import { pagedList } from '../inbox/inbox-api';
 import { selectSelectedContract } from '../projects/projects-api';
 import { routePrefix } from '../shell/navigation';
-import { EmptyPackageDetail } from '../packages/EmptyPackageDetail';
+import { PackageDetailPane } from '../packages/PackageDetailPane';
 import { PackageListPane } from '../packages/PackageListPane';
 import { PackageRow } from '../packages/PackageRow';
 import { packageScreen } from '../packages/package-screen';
 import { usePackageContract } from '../packages/use-package-contract';
-import { SentDetail } from './SentDetail';
+import { SentPackageView } from './SentDetail';
 import { useSentListInfiniteQuery, useSentPackageQuery } from './sent-api';
 import { recipientsSummary } from './sent-recipients';
 
@@ -55,16 +55,14 @@ export function SentPage() {
           />
         ))}
       />
-      {selectedSlug ? (
-        <SentDetail
-          slug={selectedSlug}
-          pkg={pkg}
-          loading={detail.isFetching && !pkg}
-          error={detail.error}
-        />
-      ) : (
-        <EmptyPackageDetail />
-      )}
+      <PackageDetailPane
+        slug={selectedSlug}
+        pkg={pkg}
+        loading={detail.isFetching && !pkg}
+        error={detail.error}
+      >
+        {(shown) => <SentPackageView pkg={shown} />}
+      </PackageDetailPane>
     </Box>
   );
 }

@@ -11,6 +11,7 @@ import {
   resumeInterruptedFromPick,
   resumeInterruptedUpload,
 } from './upload-actions';
+import { UploadItemFrame } from './UploadItemFrame';
 
 /** An `<input>` picks folders (their files with folder paths) only with this attribute set. */
 const asFolderInput = (input: HTMLInputElement | null) => {
@@ -31,7 +32,6 @@ export function InterruptedUploadItem(props: { upload: InterruptedUploadView }) 
   const { upload } = props;
   const dispatch = useAppDispatch();
   const input = useRef<HTMLInputElement>(null);
-  const titleId = `interrupted-${upload.id}-name`;
   const pickLabel =
     upload.pickAgain === 'folder' ? 'Pick the same folder again' : 'Pick the same files again';
 
@@ -43,25 +43,13 @@ export function InterruptedUploadItem(props: { upload: InterruptedUploadView }) 
   };
 
   return (
-    <Box
-      component="li"
-      aria-labelledby={titleId}
-      data-status="INTERRUPTED"
-      sx={{ listStyle: 'none', py: 2, borderBottom: 1, borderColor: 'divider' }}
+    <UploadItemFrame
+      id={`interrupted-${upload.id}`}
+      name={upload.name}
+      status="INTERRUPTED"
+      statusLabel="Interrupted"
+      statusColor="error.main"
     >
-      <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 2 }}>
-        <Typography
-          id={titleId}
-          variant="subtitle1"
-          component="h3"
-          sx={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}
-        >
-          {upload.name}
-        </Typography>
-        <Typography variant="body2" color="error.main" data-testid="upload-status">
-          Interrupted
-        </Typography>
-      </Box>
       <Typography variant="body2" color="text.secondary" data-testid="upload-figures">
         {`${upload.files.toLocaleString('en-US')} ${upload.files === 1 ? 'file' : 'files'} · ${formatSize(upload.bytes)}`}
       </Typography>
@@ -116,6 +104,6 @@ export function InterruptedUploadItem(props: { upload: InterruptedUploadView }) 
         aria-label={pickLabel}
         onChange={(event) => picked(event.currentTarget)}
       />
-    </Box>
+    </UploadItemFrame>
   );
 }

@@ -6,6 +6,7 @@ import type { UploadRecord } from '@filerunner/transfer';
 import { progressFigures } from './transfer-format';
 import { UploadBannerAlert } from './UploadBannerAlert';
 import { UploadControls } from './UploadControls';
+import { UploadItemFrame } from './UploadItemFrame';
 import { sentMessageOf, uploadPercent, uploadStatusLabel, uploadTone } from './upload-panel-model';
 
 /**
@@ -18,32 +19,17 @@ export function UploadItem(props: { upload: UploadRecord; online: boolean }) {
   const figures = progressFigures(upload.progress, moving);
   const percent = uploadPercent(upload);
   const sent = sentMessageOf(upload);
-  const titleId = `upload-${upload.id}-name`;
 
   return (
-    <Box
-      component="li"
-      aria-labelledby={titleId}
-      data-status={upload.status}
-      sx={{ listStyle: 'none', py: 2, borderBottom: 1, borderColor: 'divider' }}
+    <UploadItemFrame
+      id={`upload-${upload.id}`}
+      name={upload.sentPackage}
+      status={upload.status}
+      statusLabel={uploadStatusLabel[upload.status]}
+      statusColor={
+        uploadTone(upload) === 'primary' ? 'text.secondary' : `${uploadTone(upload)}.main`
+      }
     >
-      <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 2 }}>
-        <Typography
-          id={titleId}
-          variant="subtitle1"
-          component="h3"
-          sx={{ fontWeight: 600, flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}
-        >
-          {upload.sentPackage}
-        </Typography>
-        <Typography
-          variant="body2"
-          color={uploadTone(upload) === 'primary' ? 'text.secondary' : `${uploadTone(upload)}.main`}
-          data-testid="upload-status"
-        >
-          {uploadStatusLabel[upload.status]}
-        </Typography>
-      </Box>
       <LinearProgress
         variant="determinate"
         value={percent}
@@ -65,6 +51,6 @@ export function UploadItem(props: { upload: UploadRecord; online: boolean }) {
       <Box sx={{ mt: 1 }}>
         <UploadControls upload={upload} online={online} />
       </Box>
-    </Box>
+    </UploadItemFrame>
   );
 }
