@@ -12,12 +12,11 @@
 import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { tempDataParent } from '../../apps/server/test/temp-data-dir';
+import { embeddedServer, type EmbeddedServer } from '../embedded-server';
 import { option } from '../options';
-import { currentRss, freePort, processTree, startServer, stopServer } from '../storage/processes';
+import { currentRss, processTree, stopServer } from '../storage/processes';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MiB = 1024 * 1024;
 const settleSeconds = Number(option('settle', '5'));
 const log = (message: string) => process.stderr.write(`bench/memory: ${message}\n`);
@@ -57,32 +56,16 @@ async function measure(pid: number, dataDir: string) {
   };
 }
 
-async function startProduct(env: NodeJS.ProcessEnv, origin: string) {
+async function startProduct(product: EmbeddedServer) {
   const started = Date.now();
-  const child = await startServer(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')],
-    async () => (await fetch(`${origin}/healthcheck`)).ok,
-    { cwd: path.join(REPO, 'apps/server'), env },
-  );
+  const child = await product.start();
   return { child, readyMs: Date.now() - started };
 }
 
 async function main(): Promise<void> {
   const workDir = await tempDataParent('bench-memory-');
   const dataDir = path.join(workDir, 'data');
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: origin,
-    DEMO_PASSWORD: 'bench-Password-1!',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
+  const product = await embeddedServer(dataDir, { DEMO_PASSWORD: 'bench-Password-1!' });
   try {
     log('baseline: a bare Node.js process');
     const bare = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)'], { stdio: 'ignore' });
@@ -91,12 +74,12 @@ async function main(): Promise<void> {
     bare.kill();
 
     log('first start (migrations, demo seed)');
-    const first = await startProduct(env, origin);
+    const first = await startProduct(product);
     const firstFigures = { ready_ms: first.readyMs, ...(await measure(first.child.pid!, dataDir)) };
     await stopServer(first.child);
 
     log('restart on the same data folder');
-    const again = await startProduct(env, origin);
+    const again = await startProduct(product);
     const restartFigures = {
       ready_ms: again.readyMs,
       ...(await measure(again.child.pid!, dataDir)),

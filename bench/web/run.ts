@@ -32,8 +32,9 @@ import {
   startTestServer,
   tempDataParent,
 } from '../../apps/server/test/harness';
+import { embeddedServer } from '../embedded-server';
 import { option } from '../options';
-import { freePort, startServer, stopServer } from '../storage/processes';
+import { freePort, stopServer } from '../storage/processes';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** Some of the pages only (by their names in the output), e.g. while working on one. */
@@ -197,26 +198,13 @@ async function main(): Promise<void> {
   log('seeding (embedded PostgreSQL)');
   const seeded = await seed(dataDir);
 
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: origin,
+  const product = await embeddedServer(dataDir, {
     WEB_DIST: dist,
     SEED_DEMO: 'true',
     DEMO_PASSWORD: PASSWORD,
-    LOG_LEVEL: 'warn',
-  };
-  delete env.DATABASE_URL;
-  const server = await startServer(
-    process.execPath,
-    ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')],
-    async () => (await fetch(`${origin}/healthcheck`)).ok,
-    { cwd: path.join(REPO, 'apps/server'), env },
-  );
+  });
+  const { origin } = product;
+  const server = await product.start();
   const debuggingPort = await freePort();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

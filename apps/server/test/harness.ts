@@ -195,15 +195,25 @@ export async function contractFixture(server: TestServer) {
     .insert(contracts)
     .values({ name: `Fixture ${slug}`, slug })
     .returning();
-  const make = async (permissions: { admin?: boolean; send?: boolean; masterGroup?: boolean }) => {
-    const user = await createUser(server);
-    await addMember(server.ctx, contract!.id, user.id, permissions);
-    return { user, headers: await login(server, user.email) };
-  };
-  const admin = await make({ admin: true, send: true, masterGroup: true });
-  const sender = await make({ send: true });
-  const receiver = await make({});
+  const join = (permissions: MemberPermissions) =>
+    contractMember(server, contract!.id, permissions);
+  const admin = await join({ admin: true, send: true, masterGroup: true });
+  const sender = await join({ send: true });
+  const receiver = await join({});
   const outsiderUser = await createUser(server, { contract: true, admin: true, send: true });
   const outsider = { user: outsiderUser, headers: await login(server, outsiderUser.email) };
   return { contract: contract!, admin, sender, receiver, outsider };
+}
+
+type MemberPermissions = { admin?: boolean; send?: boolean; masterGroup?: boolean };
+
+/** A new user who has joined the contract with these permissions, with logged-in headers. */
+export async function contractMember(
+  server: BuiltApp,
+  contractId: number,
+  permissions: MemberPermissions,
+) {
+  const user = await createUser(server);
+  await addMember(server.ctx, contractId, user.id, permissions);
+  return { user, headers: await login(server, user.email) };
 }

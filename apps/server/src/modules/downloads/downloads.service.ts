@@ -194,7 +194,7 @@ async function recipientAccess(
   principal: Principal,
   slug: string,
 ): Promise<{ pkg: PackageRow; recipient: RecipientRow }> {
-  const access = await findRecipientAccess(ctx.db, slug, principal.user.id);
+  const access = await findRecipientAccess(ctx.db, slug, { userId: principal.user.id });
   if (!access) throw packageNotFound();
   assertMayDownload(access.pkg, access.recipient);
   return access;

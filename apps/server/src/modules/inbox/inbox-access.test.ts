@@ -3,14 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboxMessages } from '@filerunner/protocol';
 import {
   contractFixture,
-  createUser,
-  login,
+  contractMember,
   startTestServer,
   type TestServer,
 } from '../../../test/harness';
-import { contracts, defaultContractSettings, groupMembers, groups } from '../../db/schema';
+import { contracts, defaultContractSettings } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
-import { addMember } from '../contracts/contracts.service';
+import { insertGroup } from '../contracts/groups.service';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 // The access matrix of the receive calls: every kind of caller against every call, each on a
@@ -28,21 +27,15 @@ beforeAll(async () => {
     .set({ settings: { ...defaultContractSettings, can_extend_expiry: true } })
     .where(eq(contracts.id, fx.contract.id));
   // The sender and receiver share a group; this receive-only member is in another one.
-  const user = await createUser(server);
-  await addMember(server.ctx, fx.contract.id, user.id, {});
-  const [g1, g2] = await server.ctx.db
-    .insert(groups)
-    .values([
-      { contractId: fx.contract.id, name: 'Editors' },
-      { contractId: fx.contract.id, name: 'Clients' },
-    ])
-    .returning();
-  await server.ctx.db.insert(groupMembers).values([
-    { groupId: g1!.id, userId: fx.sender.user.id },
-    { groupId: g1!.id, userId: fx.receiver.user.id },
-    { groupId: g2!.id, userId: user.id },
-  ]);
-  otherGroup = { user, headers: await login(server, user.email) };
+  otherGroup = await contractMember(server, fx.contract.id, {});
+  await insertGroup(server.ctx.db, fx.contract.id, {
+    name: 'Editors',
+    members: [fx.sender.user.id, fx.receiver.user.id],
+  });
+  await insertGroup(server.ctx.db, fx.contract.id, {
+    name: 'Clients',
+    members: [otherGroup.user.id],
+  });
 });
 afterAll(() => server.close());
 

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { listCountCap, unseenCountCap } from '@filerunner/protocol';
 import { preparedOnce, type Database } from '../../db/client';
 import {
@@ -92,46 +92,65 @@ const COUNT_CAP = listCountCap;
 const UNSEEN_CAP = unseenCountCap;
 
 // Each statement is read from `users` by the caller's id so that it always answers one row, even
-// for an empty page.
-const receivedListStatement = (byContract: boolean) =>
-  preparedOnce((db) =>
+// for an empty page. Drizzle does not carry a generic selection's types through `from`, so the
+// answer's type is stated here, from the columns' own.
+const listStatement = <Columns extends Record<string, SQL>>(name: string, columns: Columns) =>
+  preparedOnce((db): { execute(values: Record<string, unknown>): Promise<Answer<Columns>[]> } =>
     db
-      .select({
-        total: sql<number>`(select count(*)::int from (
-          select 1 from ${packageRecipients} r join ${packages} p on p.id = r.package_id
-          where ${receivedWhere(byContract)} limit ${COUNT_CAP}) counted)`,
-        unseen: sql<Array<{ slug: string; n: number }>>`(select coalesce(json_agg(json_build_object(
-            'slug', c.slug, 'n', (select count(*)::int from (
-              select 1 from ${packageRecipients} r join ${packages} p on p.id = r.package_id
-              where r.user_id = m.user_id and p.contract_id = c.id
-                and r.seen_at is null and not r.removed
-                and p.status <> 'uploading' and p.valid_from <= now()
-                and p.expires_at > now() and p.objects_deleted_at is null
-              limit ${UNSEEN_CAP}) unseen)
-          )), '[]'::json)
-          from ${memberships} m join ${contracts} c on c.id = m.contract_id
-          where m.user_id = ${sql.placeholder('userId')})`,
-        rows: sql<
-          ReceivedJson[]
-        >`(select coalesce(json_agg(page.row order by page.sent_at desc, page.id desc), '[]'::json)
-          from (select p.sent_at, p.id, json_build_object(${packageJson},
-              'sender_first_name', s.first_name, 'sender_last_name', s.last_name,
-              'sender_email', s.email,
-              'seen_at', ${epochMs('r.seen_at')}, 'removed', r.removed, 'downloaded', r.downloaded,
-              'pin_required', r.pin_required, 'pin_verified_at', ${epochMs('r.pin_verified_at')},
-              'mobile', r.mobile) as row
-            from ${packageRecipients} r
-            join ${packages} p on p.id = r.package_id
-            join ${contracts} c on c.id = p.contract_id
-            left join ${users} s on s.id = p.sender_id
-            where ${receivedWhere(byContract)}
-            order by p.sent_at desc, p.id desc
-            limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) page)`,
-      })
+      .select(columns)
       .from(users)
       .where(eq(users.id, sql.placeholder('userId')))
-      .prepare(byContract ? 'received_list_of_contract' : 'received_list'),
+      .prepare(name),
   );
+
+/** A list statement's answer: the value of each of its columns. */
+type Answer<Columns> = { [K in keyof Columns]: Columns[K] extends SQL<infer V> ? V : never };
+
+/** How many packages `from` (a FROM and WHERE, the package read as `p`) finds, up to `COUNT_CAP`. */
+const countedUpToCap = (from: SQL) =>
+  sql<number>`(select count(*)::int from (select 1 ${from} limit ${COUNT_CAP}) counted)`;
+
+/**
+ * One page of the packages `from` finds (a FROM and WHERE that read the package as `p` and its
+ * contract as `c`), newest first, as one JSON array: each row the package's columns and `more`.
+ */
+const pageJson = <Row>(more: SQL, from: SQL) =>
+  sql<
+    Row[]
+  >`(select coalesce(json_agg(page.row order by page.sent_at desc, page.id desc), '[]'::json)
+    from (select p.sent_at, p.id, json_build_object(${packageJson}, ${more}) as row
+      ${from}
+      order by p.sent_at desc, p.id desc
+      limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) page)`;
+
+const receivedListStatement = (byContract: boolean) =>
+  listStatement(byContract ? 'received_list_of_contract' : 'received_list', {
+    total: countedUpToCap(sql`from ${packageRecipients} r join ${packages} p on p.id = r.package_id
+      where ${receivedWhere(byContract)}`),
+    unseen: sql<Array<{ slug: string; n: number }>>`(select coalesce(json_agg(json_build_object(
+        'slug', c.slug, 'n', (select count(*)::int from (
+          select 1 from ${packageRecipients} r join ${packages} p on p.id = r.package_id
+          where r.user_id = m.user_id and p.contract_id = c.id
+            and r.seen_at is null and not r.removed
+            and p.status <> 'uploading' and p.valid_from <= now()
+            and p.expires_at > now() and p.objects_deleted_at is null
+          limit ${UNSEEN_CAP}) unseen)
+      )), '[]'::json)
+      from ${memberships} m join ${contracts} c on c.id = m.contract_id
+      where m.user_id = ${sql.placeholder('userId')})`,
+    rows: pageJson<ReceivedJson>(
+      sql`'sender_first_name', s.first_name, 'sender_last_name', s.last_name,
+        'sender_email', s.email,
+        'seen_at', ${epochMs('r.seen_at')}, 'removed', r.removed, 'downloaded', r.downloaded,
+        'pin_required', r.pin_required, 'pin_verified_at', ${epochMs('r.pin_verified_at')},
+        'mobile', r.mobile`,
+      sql`from ${packageRecipients} r
+        join ${packages} p on p.id = r.package_id
+        join ${contracts} c on c.id = p.contract_id
+        left join ${users} s on s.id = p.sender_id
+        where ${receivedWhere(byContract)}`,
+    ),
+  });
 const receivedList = receivedListStatement(false);
 const receivedListOfContract = receivedListStatement(true);
 
@@ -217,25 +236,14 @@ const recipientsJson = sql`(select coalesce(json_agg(json_build_object(
   where r.package_id = p.id)`;
 
 const sentListStatement = (byContract: boolean) =>
-  preparedOnce((db) =>
-    db
-      .select({
-        total: sql<number>`(select count(*)::int from (
-          select 1 from ${packages} p where ${sentWhere(byContract)} limit ${COUNT_CAP}) counted)`,
-        rows: sql<
-          SentJson[]
-        >`(select coalesce(json_agg(page.row order by page.sent_at desc, page.id desc), '[]'::json)
-          from (select p.sent_at, p.id, json_build_object(${packageJson},
-              'recipients', ${recipientsJson}) as row
-            from ${packages} p join ${contracts} c on c.id = p.contract_id
-            where ${sentWhere(byContract)}
-            order by p.sent_at desc, p.id desc
-            limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) page)`,
-      })
-      .from(users)
-      .where(eq(users.id, sql.placeholder('userId')))
-      .prepare(byContract ? 'sent_list_of_contract' : 'sent_list'),
-  );
+  listStatement(byContract ? 'sent_list_of_contract' : 'sent_list', {
+    total: countedUpToCap(sql`from ${packages} p where ${sentWhere(byContract)}`),
+    rows: pageJson<SentJson>(
+      sql`'recipients', ${recipientsJson}`,
+      sql`from ${packages} p join ${contracts} c on c.id = p.contract_id
+        where ${sentWhere(byContract)}`,
+    ),
+  });
 const sentList = sentListStatement(false);
 const sentListOfContract = sentListStatement(true);
 

@@ -4,13 +4,7 @@ import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { tokenHash } from '../../http/secrets';
 import { isActiveMember } from '../contracts/contracts.policy';
-import {
-  receivedByKey,
-  receivedBySlug,
-  sentBySlug,
-  type ReceivedRow,
-  type SentRow,
-} from './inbox.repository';
+import { receivedPackage, sentBySlug, type ReceivedRow, type SentRow } from './inbox.repository';
 import { isExpired } from './inbox.views';
 
 // Who may do what with a package once it is sent. A caller who is neither its recipient nor its
@@ -26,7 +20,7 @@ export async function receivedBy(
   principal: Principal,
   slug: string,
 ): Promise<ReceivedRow> {
-  const row = await receivedBySlug(db, principal.user.id, slug);
+  const row = await receivedPackage(db, slug, { userId: principal.user.id });
   if (!row) throw packageNotFound();
   return row;
 }
@@ -40,7 +34,7 @@ export async function receivedByLinkKey(
   slug: string,
   key: string,
 ): Promise<ReceivedRow> {
-  const row = await receivedByKey(db, slug, tokenHash(key));
+  const row = await receivedPackage(db, slug, { keyHash: tokenHash(key) });
   if (!row) throw packageNotFound();
   return row;
 }

@@ -8,25 +8,23 @@ import {
   packages,
   users,
 } from '../../db/schema';
+import {
+  findRecipientAccess,
+  type RecipientAccess,
+  type RecipientOf,
+} from '../downloads/downloads.repository';
 import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
 import type { RecipientView } from './inbox.views';
 
-export type PackageRow = typeof packages.$inferSelect;
+export type { PackageRow, RecipientRow } from '../downloads/downloads.repository';
 export type ContractRow = typeof contracts.$inferSelect;
-export type RecipientRow = typeof packageRecipients.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 
 /** A package with what every view of it shows: its contract and sender. */
-export interface PackageFacts {
-  pkg: PackageRow;
-  contract: ContractRow;
-  sender: UserRow | null;
-}
+export type PackageFacts = Omit<RecipientAccess, 'recipient'>;
 
 /** A package as one recipient has it. */
-export interface ReceivedRow extends PackageFacts {
-  recipient: RecipientRow;
-}
+export type ReceivedRow = RecipientAccess;
 
 // Recipients never see a package still uploading or before its access period starts (the
 // download policy's rule too), so a list never shows what a download would refuse as unknown.
@@ -35,42 +33,15 @@ const visibleToRecipients = and(
   lte(packages.validFrom, sql`now()`),
 )!;
 
-/** The received package of `slug` for this user, or null (not theirs, or not visible yet). */
-export async function receivedBySlug(
-  db: Database,
-  userId: number,
-  slug: string,
-): Promise<ReceivedRow | null> {
-  const [row] = await receivedSelect(db)
-    .where(and(eq(packages.slug, slug), eq(packageRecipients.userId, userId), visibleToRecipients))
-    // A user listed twice gets the row that still has access.
-    .orderBy(asc(packageRecipients.removed), asc(packageRecipients.id))
-    .limit(1);
-  return row ?? null;
-}
-
-/** The package of `slug` with the recipient whose link key hashes to `keyHash`, or null. */
-export async function receivedByKey(
+/**
+ * The received package of `slug` that `who` opens (see `findRecipientAccess`), or null: not
+ * theirs, or not visible to recipients yet.
+ */
+export const receivedPackage = (
   db: Database,
   slug: string,
-  keyHash: string,
-): Promise<ReceivedRow | null> {
-  const [row] = await receivedSelect(db)
-    .where(
-      and(eq(packages.slug, slug), eq(packageRecipients.keyHash, keyHash), visibleToRecipients),
-    )
-    .limit(1);
-  return row ?? null;
-}
-
-function receivedSelect(db: Database) {
-  return db
-    .select({ pkg: packages, contract: contracts, sender: users, recipient: packageRecipients })
-    .from(packageRecipients)
-    .innerJoin(packages, eq(packages.id, packageRecipients.packageId))
-    .innerJoin(contracts, eq(contracts.id, packages.contractId))
-    .leftJoin(users, eq(users.id, packages.senderId));
-}
+  who: RecipientOf,
+): Promise<ReceivedRow | null> => findRecipientAccess(db, slug, who, visibleToRecipients);
 
 /**
  * The caller's sent packages (never one still uploading), with their membership of the

@@ -4,8 +4,7 @@ import { expiryExtensionDays, inboxMessages, type ReceivedPage } from '@filerunn
 import {
   caller,
   contractFixture,
-  createUser,
-  login,
+  contractMember,
   startTestServer,
   type TestServer,
 } from '../../../test/harness';
@@ -58,8 +57,7 @@ async function sentTo(
 
 describe('the Inbox and Sent lists', () => {
   it('pages newest first, by contract, counting unseen, never showing uploads', async () => {
-    const receiver = await createUser(server);
-    await addMember(server.ctx, fx.contract.id, receiver.id, {});
+    const { user: receiver, headers } = await contractMember(server, fx.contract.id, {});
     const { contract } = await contractFixture(server);
     await addMember(server.ctx, contract.id, receiver.id, {});
     await addMember(server.ctx, contract.id, fx.sender.user.id, { send: true });
@@ -67,7 +65,6 @@ describe('the Inbox and Sent lists', () => {
     for (let i = 0; i < 17; i++) made.push(await sentTo([receiver], { ageHours: 17 - i }));
     const elsewhere = await sentTo([receiver], { contractId: contract.id, ageHours: 0.5 });
     const uploading = await sentTo([receiver], { status: 'uploading' });
-    const headers = await login(server, receiver.email);
     const list = (query: Record<string, string | number | boolean>) =>
       as({ headers }).get('/api/packages/received/', query);
 
@@ -108,9 +105,7 @@ describe('the Inbox and Sent lists', () => {
   });
 
   it("pages the sender's packages 20 at a time, with recipients and their status", async () => {
-    const sender = await createUser(server);
-    await addMember(server.ctx, fx.contract.id, sender.id, { send: true });
-    const headers = await login(server, sender.email);
+    const { user: sender, headers } = await contractMember(server, fx.contract.id, { send: true });
     const make = async (status?: 'uploading') => {
       const { pkg } = await createPackage(server, {
         contractId: fx.contract.id,

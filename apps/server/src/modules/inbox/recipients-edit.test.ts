@@ -13,12 +13,11 @@ import {
 import {
   contracts,
   defaultContractSettings,
-  groupMembers,
-  groups,
   memberships,
   packageRecipients,
 } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
+import { insertGroup } from '../contracts/groups.service';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 let server: TestServer;
@@ -30,14 +29,10 @@ beforeAll(async () => {
   fx = await contractFixture(server);
   as = caller(server);
   // The sender reaches the receiver by the group rules: they share a group.
-  const [crew] = await server.ctx.db
-    .insert(groups)
-    .values({ contractId: fx.contract.id, name: 'Crew' })
-    .returning();
-  await server.ctx.db.insert(groupMembers).values([
-    { groupId: crew!.id, userId: fx.sender.user.id },
-    { groupId: crew!.id, userId: fx.receiver.user.id },
-  ]);
+  await insertGroup(server.ctx.db, fx.contract.id, {
+    name: 'Crew',
+    members: [fx.sender.user.id, fx.receiver.user.id],
+  });
 });
 afterAll(() => server.close());
 
@@ -117,17 +112,11 @@ describe('adding recipients', () => {
     // The sender is in a group; a member of another group is out of their reach.
     const other = await createUser(server);
     await addMember(server.ctx, fx.contract.id, other.id, {});
-    const [g1, g2] = await server.ctx.db
-      .insert(groups)
-      .values([
-        { contractId: fx.contract.id, name: 'Editors' },
-        { contractId: fx.contract.id, name: 'Clients' },
-      ])
-      .returning();
-    await server.ctx.db.insert(groupMembers).values([
-      { groupId: g1!.id, userId: fx.sender.user.id },
-      { groupId: g2!.id, userId: other.id },
-    ]);
+    await insertGroup(server.ctx.db, fx.contract.id, {
+      name: 'Editors',
+      members: [fx.sender.user.id],
+    });
+    await insertGroup(server.ctx.db, fx.contract.id, { name: 'Clients', members: [other.id] });
     await refused({ recipients: [{ user: other.id }] }, sendMessages.recipientNotAllowed);
 
     await setSettings({ pin_verification: 'all' });

@@ -1,30 +1,8 @@
 import { and, eq, isNull, lte, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { packageRecipients, packages } from '../../db/schema';
-import type { PackageRow, RecipientRow } from '../downloads/downloads.repository';
+import { packageRecipients } from '../../db/schema';
 
 export { findRecipientAccess } from '../downloads/downloads.repository';
-
-/**
- * A package by slug with the recipient row whose link key hashes to `keyHash`, or null: a key
- * opens its own recipient of its own package and nothing else.
- */
-export async function findKeyAccess(
-  db: Database,
-  slug: string,
-  keyHash: string,
-): Promise<{ pkg: PackageRow; recipient: RecipientRow } | null> {
-  const [row] = await db
-    .select({ pkg: packages, recipient: packageRecipients })
-    .from(packages)
-    .innerJoin(
-      packageRecipients,
-      and(eq(packageRecipients.packageId, packages.id), eq(packageRecipients.keyHash, keyHash)),
-    )
-    .where(eq(packages.slug, slug))
-    .limit(1);
-  return row ?? null;
-}
 
 /** Makes `codeHash` the recipient's only working PIN, from `sentAt`. */
 export async function storePin(

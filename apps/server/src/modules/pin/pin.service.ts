@@ -17,14 +17,7 @@ import { SmsError } from '../../notify/sms';
 import type { RateLimiter, Limit } from '../accounts/rate-limit';
 import type { PackageRow, RecipientRow } from '../downloads/downloads.repository';
 import { assertMayVerify, isLocked, pinNotFound, pinRefusal } from './pin.policy';
-import {
-  claimCheck,
-  findKeyAccess,
-  findRecipientAccess,
-  lockPin,
-  markVerified,
-  storePin,
-} from './pin.repository';
+import { claimCheck, findRecipientAccess, lockPin, markVerified, storePin } from './pin.repository';
 
 /** Who is verifying: the signed-in user's recipient row, or the row a link key names. */
 export type PinCaller = { principal: Principal } | { key: string };
@@ -142,10 +135,11 @@ async function recipientFor(
   now: Date,
 ): Promise<{ pkg: PackageRow; recipient: RecipientRow }> {
   const { db } = deps.ctx;
-  const found =
-    'key' in caller
-      ? await findKeyAccess(db, slug, tokenHash(caller.key))
-      : await findRecipientAccess(db, slug, caller.principal.user.id);
+  const found = await findRecipientAccess(
+    db,
+    slug,
+    'key' in caller ? { keyHash: tokenHash(caller.key) } : { userId: caller.principal.user.id },
+  );
   if (!found) throw pinNotFound();
   assertMayVerify(found.pkg, found.recipient, now);
   return found;
