@@ -25,7 +25,9 @@ export default defineConfig({
             },
             {
               name: 'data',
-              test: /node_modules[\\/](zod|@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store|@standard-schema)[\\/]/,
+              // zod's jitless setting travels with zod itself: every chunk that builds a schema
+              // loads this one first, so the setting is in force before the first schema is built.
+              test: /node_modules[\\/](zod|@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store|@standard-schema)[\\/]|src[\\/]app[\\/]zod-jitless/,
             },
           ],
         },
