@@ -240,6 +240,10 @@ export function handleFormPost(
       }
     };
     busboy.on('file', (_field, file, filename, _encoding, mimeType) => {
+      // A client that goes away destroys the file being written with an error. The write sees it
+      // through its own listeners once it reads the file, but it first opens its temp file: an
+      // error in that moment must not be an uncaught exception that ends the server.
+      file.on('error', () => undefined);
       fileCount++;
       const fields = new Map(attributes);
       const count = fileCount;

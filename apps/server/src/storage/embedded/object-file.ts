@@ -213,6 +213,15 @@ export async function publishObjectFile(
  * the source is usually the HTTP request, and its socket must survive to carry the 4xx answer.
  */
 function pump(source: Readable, sink: Writable): Promise<void> {
+  // A body destroyed before the write began reading it (its client went away while the temp file
+  // was being opened) has already closed: no event would come.
+  if (source.destroyed && !source.readableEnded) {
+    sink.destroy();
+    return Promise.reject(
+      source.errored ??
+        new ObjectWriteError('length_mismatch', 'The body ended before it was complete'),
+    );
+  }
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (error: Error) => {
