@@ -287,4 +287,72 @@ describe('the Share screen', () => {
     expect(await sha256('Shoot/day 2/frame_0001.dpx')).toBe(written['frame_0001.dpx']);
     await expect(sha256('Shoot/.DS_Store')).rejects.toThrow(/404/);
   });
+
+  it('sends small files as a slab read once in the page: each arrives as picked', async () => {
+    await contractSettings({ use_slab_files: true });
+    try {
+      // The screen reads the contract's settings as it opens.
+      await page.reload();
+      await sendButton().waitFor();
+      // 60 frames of a few kB around the tar block size, one of them empty, and a note.
+      const written = await page.evaluate(async () => {
+        const root = await navigator.storage.getDirectory();
+        const reel = await root.getDirectoryHandle('Reel 7', { create: true });
+        const files: [string, number][] = Array.from({ length: 60 }, (_, i) => [
+          `frame_${String(i).padStart(4, '0')}.dpx`,
+          i === 7 ? 0 : 500 + ((i * 977) % 6000),
+        ]);
+        files.push(['notes.txt', 1200]);
+        const hashes: Record<string, string> = {};
+        for (const [name, size] of files) {
+          const bytes = new Uint8Array(size);
+          for (let i = 0; i < size; i++) bytes[i] = (i * 31 + name.length + size) & 255;
+          const writable = await (
+            await reel.getFileHandle(name, { create: true })
+          ).createWritable();
+          await writable.write(bytes);
+          await writable.close();
+          const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+          hashes[name] = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+        }
+        Object.assign(window, { showDirectoryPicker: async () => reel });
+        return hashes;
+      });
+
+      await page.getByRole('button', { name: 'Add folder' }).click();
+      await expect.poll(fileCount).toMatch(/^61 files/);
+      await chooseRecipient('Rita', /Rita Recipient/);
+      await page.getByRole('textbox', { name: 'Package name' }).fill('Reel 7');
+      const mailsBefore = (await readMails(site)).length;
+      const slabPuts: string[] = [];
+      page.on('request', (request) => {
+        const { pathname } = new URL(request.url());
+        if (request.method() === 'PUT' && pathname.startsWith('/v1/')) slabPuts.push(pathname);
+      });
+      await sendButton().click();
+      await page.getByRole('button', { name: 'Collapse the upload queue' }).click();
+      await expect
+        .poll(() => page.getByTestId('sent-status').innerText(), { timeout: 60_000 })
+        .toBe('Your package has been sent. The recipients have been emailed.');
+      // Every file in one slab object, sent in one request.
+      expect(slabPuts).toHaveLength(1);
+      expect(slabPuts[0]).toMatch(/\/slabs\/[^/]+\.tar$/);
+
+      const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
+      const slug = new URL(link).pathname.split('/').at(-1)!;
+      const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
+      for (const [name, hash] of Object.entries(written)) {
+        const grant = await rita.call<{ download_url: string }>(
+          'GET',
+          `/packages/${slug}/download/${encodeURIComponent('Reel 7')}/${encodeURIComponent(name)}`,
+        );
+        const bytes = await fetch(new URL(grant.download_url, server.url)).then((r) =>
+          r.arrayBuffer(),
+        );
+        expect(createHash('sha256').update(new Uint8Array(bytes)).digest('hex'), name).toBe(hash);
+      }
+    } finally {
+      await contractSettings({ use_slab_files: false });
+    }
+  });
 });

@@ -595,6 +595,65 @@ describe('hashing in a worker', () => {
       reason: 'NotReadableError',
     });
   });
+
+  it('packs a slab of small files into memory: the joined bytes, and the xxh128 of each file', async () => {
+    const page = await openLab(browser, site.url);
+    // 150 files (three groups of reads), sizes around a tar block, one of them empty.
+    const files = Array.from({ length: 150 }, (_, i) => ({ size: (i * 97) % 1300, seed: 500 + i }));
+    const packed = await page.evaluate(async (files) => {
+      const { transfer, writeOpfsFile, sha256Hex, hasher } = window.lab;
+      const parts: (Uint8Array<ArrayBuffer> | Blob)[] = [];
+      const hashed: number[] = [];
+      for (const [i, file] of files.entries()) {
+        const handle = await writeOpfsFile(`slab/f${i}.bin`, file.size, file.seed);
+        const source = await transfer.FileHandleSource.open(handle, `f${i}.bin`);
+        // A header's worth of bytes before each file, as a tar has.
+        parts.push(new Uint8Array(512).fill(i % 256));
+        if (file.size === 0) continue;
+        hashed.push(parts.length);
+        parts.push(source.slice(0, source.size));
+      }
+      const { body, hashes } = await hasher.pack(parts, hashed);
+      return {
+        size: body.size,
+        sha256: await sha256Hex(body),
+        joined: await sha256Hex(new Blob(parts)),
+        hashes,
+      };
+    }, files);
+
+    expect(packed.sha256).toBe(packed.joined);
+    expect(packed.size).toBe(files.reduce((sum, f) => sum + 512 + f.size, 0));
+    const expected = files.filter((f) => f.size > 0).map((f) => patternBytes(0, f.size, f.seed));
+    expect(packed.hashes).toEqual(await Promise.all(expected.map((bytes) => xxhash128(bytes))));
+  });
+
+  it('refuses to pack a slab with a file that changed on disk after it was picked', async () => {
+    const page = await openLab(browser, site.url);
+    const failure = await page.evaluate(async () => {
+      const { transfer, writeOpfsFile, hasher } = window.lab;
+      const kept = await writeOpfsFile('slab/kept.bin', 4000, 51);
+      const edited = await writeOpfsFile('slab/edited.bin', 4000, 52);
+      const parts = [
+        (await transfer.FileHandleSource.open(kept, 'kept.bin')).slice(0, 4000),
+        (await transfer.FileHandleSource.open(edited, 'edited.bin')).slice(0, 4000),
+      ];
+      await writeOpfsFile('slab/edited.bin', 5000, 53);
+      return hasher.pack(parts, [0, 1]).then(
+        () => null,
+        (error: Error & { code?: string; reason?: string }) => ({
+          name: error.name,
+          code: error.code,
+          reason: error.reason,
+        }),
+      );
+    });
+    expect(failure).toEqual({
+      name: 'FileHashError',
+      code: 'HASH_FAILED',
+      reason: 'NotReadableError',
+    });
+  });
 });
 
 /** xxh128 of a pattern file computed in Node a chunk at a time (hash-wasm, as the worker). */

@@ -215,7 +215,8 @@ describe('resuming an upload after a reload', () => {
     const segmentPuts = () => [...new Set(traffic.writes.filter((p) => p.includes('/segments/')))];
     await sendFolder(page, 'Rushes', files);
 
-    // The second segment starts once the first is stored and in the ledger; the reload cuts it.
+    // The second segment starts once the first is stored, as the first goes into the ledger;
+    // the reload cuts the second.
     await expect.poll(() => segmentPuts().length, { timeout: 60_000 }).toBe(2);
     await reloadLeaving(page);
     const [first, cut] = segmentPuts();

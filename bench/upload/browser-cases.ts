@@ -3,19 +3,22 @@ import path from 'node:path';
 import { setSlabFiles } from './api-session';
 import { callPage, heapWhile, openBenchPage, type BenchBrowser } from './browser';
 import { against, rounds, transferFigure, type Figure, type Setup, type Unit } from './cases';
+import { profileWhile } from './profile';
 
 const BIG = 'big/A001.mov';
 const FRAMES = 'frames';
 const SLICES = 4;
 const PARALLEL = 10;
+const SMALL_FILES_PER_WRITER = 1000;
 
 /**
  * One transfer of the page: prepared (package, grants) before the clock starts, then measured
- * with the page's JS heap sampled throughout.
+ * with the page's JS heap sampled throughout, and profiled as `name` when asked to.
  */
 async function pageTransfer(
   setup: Setup,
   browser: BenchBrowser,
+  name: string,
   unit: Unit,
   amount: number,
   prepare: () => Promise<unknown>,
@@ -23,8 +26,11 @@ async function pageTransfer(
 ): Promise<Figure> {
   await prepare();
   const parties = { ...setup.parties, client: browser.pid };
+  const profiled = setup.profileDir
+    ? () => profileWhile(browser, setup.profileDir, name, send)
+    : send;
   const { result, ...heap } = await heapWhile(browser, () =>
-    transferFigure(parties, unit, amount, 'browser', send),
+    transferFigure(parties, unit, amount, 'browser', profiled),
   );
   return { ...result, ...heap };
 }
@@ -44,22 +50,30 @@ export async function browserCases(setup: Setup) {
     await callPage(page, 'login', 'sender@example.com', setup.password);
     log('browser: writing the files into the origin-private file system');
     await callPage(page, 'writeFiles', { kind: 'file', path: BIG, size: sizes.bigBytes });
-    await callPage(page, 'writeFiles', {
-      kind: 'folder',
-      path: FRAMES,
-      count: sizes.count,
-      size: sizes.size,
-      perFolder: sizes.perFolder,
-    });
+    log(`browser: wrote the large file; writing ${sizes.count} small files`);
+    // A thousand files per writer: one worker writing ten thousand stopped answering after its
+    // last file in Chromium 156, while a fresh worker per thousand finishes.
+    for (let first = 0; first < sizes.count; first += SMALL_FILES_PER_WRITER) {
+      await callPage(page, 'writeFiles', {
+        kind: 'folder',
+        path: FRAMES,
+        first,
+        count: Math.min(SMALL_FILES_PER_WRITER, sizes.count - first),
+        size: sizes.size,
+        perFolder: sizes.perFolder,
+      });
+    }
+    log('browser: picking the files');
     await callPage(page, 'pick', BIG);
     await callPage(page, 'pick', FRAMES);
     const mb = sizes.bigBytes / 1e6;
     const transfer = (
+      name: string,
       unit: Unit,
       amount: number,
       prepare: () => Promise<unknown>,
       send: () => Promise<{ seconds: number } & Record<string, unknown>>,
-    ) => pageTransfer(setup, browser, unit, amount, prepare, send);
+    ) => pageTransfer(setup, browser, name, unit, amount, prepare, send);
 
     await setSlabFiles(setup.admin, false);
     const large = await rounds(
@@ -70,6 +84,7 @@ export async function browserCases(setup: Setup) {
           'bare_page_4_slices',
           () =>
             transfer(
+              'large_bare_page_4_slices',
               'mb_per_s',
               mb,
               () => callPage(page, 'prepareBare', BIG),
@@ -80,6 +95,7 @@ export async function browserCases(setup: Setup) {
           'engine',
           () =>
             transfer(
+              'large_engine',
               'mb_per_s',
               mb,
               () => callPage(page, 'prepareEngine', BIG),
@@ -94,6 +110,7 @@ export async function browserCases(setup: Setup) {
       await setSlabFiles(setup.admin, on);
       try {
         return await transfer(
+          on ? 'small_engine_slabs' : 'small_engine_form_posts',
           'files_per_s',
           sizes.count,
           () => callPage(page, 'prepareEngine', FRAMES),
@@ -111,6 +128,7 @@ export async function browserCases(setup: Setup) {
           'bare_page_put_per_file_10',
           () =>
             transfer(
+              'small_bare_page_put_per_file_10',
               'files_per_s',
               sizes.count,
               () => callPage(page, 'prepareBare', FRAMES),

@@ -9,14 +9,23 @@ import type { UploadBenchPage } from './page/api';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MiB = 1024 * 1024;
 
-/** Builds the bench page (./page) with the web app's Vite into `outDir`, to serve as WEB_DIST. */
-export async function buildPage(outDir: string): Promise<void> {
+/**
+ * Builds the bench page (./page) with the web app's Vite into `outDir`, to serve as WEB_DIST;
+ * unminified when profiled, so that profiles name the engine's functions.
+ */
+export async function buildPage(outDir: string, { minify = true } = {}): Promise<void> {
   const viteRoot = path.dirname(
     createRequire(path.join(REPO, 'apps/web/package.json')).resolve('vite/package.json'),
   );
   const child = spawn(
     process.execPath,
-    [path.join(viteRoot, 'bin/vite.js'), 'build', '--outDir', outDir],
+    [
+      path.join(viteRoot, 'bin/vite.js'),
+      'build',
+      '--outDir',
+      outDir,
+      ...(minify ? [] : ['--minify', 'false']),
+    ],
     { cwd: fileURLToPath(new URL('./page/', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

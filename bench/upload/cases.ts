@@ -13,6 +13,8 @@ export interface Setup {
   sender: Awaited<ReturnType<typeof apiSession>>;
   sizes: { bigBytes: number; count: number; size: number; perFolder: number };
   runs: number;
+  /** Where browser transfers leave CPU profiles and timelines (`--profile`); '' for none. */
+  profileDir: string;
   log: (message: string) => void;
 }
 

@@ -15,7 +15,11 @@
  * transfer, the server's peak RSS, the disk's writes and busy time, and the limit they point to.
  *
  *   node --import tsx bench/upload/run.ts [--big-mib 2048] [--small-files 10000] [--small-kib 10]
- *                                         [--runs 1] [--only browser,node]
+ *                                         [--runs 1] [--only browser,node] [--profile DIR]
+ *
+ * `--profile DIR` leaves, for each browser transfer, CPU profiles of the page and its workers,
+ * a timeline of the engine's requests, hashes and ledger writes, and Chromium's CPU per process
+ * in DIR (see profile.ts); the page is then built unminified, so its figures are not the product's.
  *
  * Prints one JSON document on stdout; progress goes to stderr.
  */
@@ -44,6 +48,7 @@ const sizes = {
 };
 const runs = Number(option('runs', '1'));
 const only = option('only', 'browser,node').split(',');
+const profileDir = option('profile', '');
 const log = (message: string) => process.stderr.write(`bench/upload: ${message}\n`);
 
 async function main(): Promise<void> {
@@ -62,7 +67,7 @@ async function main(): Promise<void> {
   }
   try {
     log('building the bench page');
-    await buildPage(path.join(workDir, 'page'));
+    await buildPage(path.join(workDir, 'page'), { minify: !profileDir });
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const env: NodeJS.ProcessEnv = {
@@ -93,6 +98,7 @@ async function main(): Promise<void> {
       sender: await apiSession(origin, 'sender@example.com', PASSWORD),
       sizes,
       runs,
+      profileDir: profileDir && path.resolve(profileDir),
       log,
     };
     const chromium = await run('/usr/bin/chromium', ['--version']).catch(() => ({ stdout: '' }));

@@ -6,7 +6,7 @@
 /** Files to write into the origin-private file system (opfs-writer.ts). */
 export type WriteOrder =
   | { kind: 'file'; path: string; size: number }
-  | { kind: 'folder'; path: string; count: number; size: number; perFolder: number };
+  | { kind: 'folder'; path: string; first: number; count: number; size: number; perFolder: number };
 
 /** One upload through the engine: its time and what it sent. */
 export type EngineRun = {
@@ -21,8 +21,20 @@ export type EngineRun = {
 /** One bare transfer: plain PUTs to a signed prefix grant. */
 export type BareRun = { seconds: number; files?: number; requests: { storage: number } };
 
+/** One request, hash or ledger write of the engine, in ms since the page's time origin. */
+export type TimelineEvent = {
+  kind: 'storage' | 'api' | 'hash' | 'pack' | 'ledger';
+  /** The request's method and path, the hashed file's path, the packed slab, the ledger's key. */
+  name: string;
+  start: number;
+  end: number;
+  ok: boolean;
+};
+
 export interface UploadBenchPage {
   login(email: string, password: string): Promise<void>;
+  startTimeline(): void;
+  takeTimeline(): TimelineEvent[];
   writeFiles(order: WriteOrder): Promise<void>;
   pick(path: string): Promise<{ files: number; bytes: number }>;
   prepareEngine(path: string): Promise<void>;

@@ -69,21 +69,34 @@ async function writeLargeFile(path: string, size: number) {
 }
 
 /**
- * `count` files of random bytes in subfolders of `perFolder` files, as a camera's frames; a few
- * at a time, since each file's creation waits on the browser's storage process.
+ * Files `first` to `first + count - 1` of random bytes, in subfolders of `perFolder` files, as a
+ * camera's frames; a few at a time, since each file's creation waits on the browser's storage
+ * process.
  */
-async function writeFolder(path: string, count: number, size: number, perFolder: number) {
-  const folders: FileSystemDirectoryHandle[] = [];
-  for (let i = 0; i * perFolder < count; i++) {
-    folders.push(await folderOf(`${path}/d${String(i).padStart(3, '0')}`));
-  }
-  let next = 0;
+async function writeFolder(
+  path: string,
+  first: number,
+  count: number,
+  size: number,
+  perFolder: number,
+) {
+  const folders = new Map<number, FileSystemDirectoryHandle>();
+  const folderFor = async (i: number) => {
+    const n = Math.floor(i / perFolder);
+    let folder = folders.get(n);
+    if (!folder) {
+      folder = await folderOf(`${path}/d${String(n).padStart(3, '0')}`);
+      folders.set(n, folder);
+    }
+    return folder;
+  };
+  for (let i = first; i < first + count; i += perFolder) await folderFor(i);
+  let next = first;
   const writer = async () => {
-    while (next < count) {
+    while (next < first + count) {
       const i = next++;
       const bytes = randomBytes(size);
-      const folder = folders[Math.floor(i / perFolder)]!;
-      await writeFile(folder, `f${String(i).padStart(5, '0')}.bin`, () => [bytes]);
+      await writeFile(await folderFor(i), `f${String(i).padStart(5, '0')}.bin`, () => [bytes]);
     }
   };
   await Promise.all(Array.from({ length: FILES_IN_FLIGHT }, writer));
@@ -92,7 +105,7 @@ async function writeFolder(path: string, count: number, size: number, perFolder:
 async function write(order: WriteOrder) {
   try {
     if (order.kind === 'file') await writeLargeFile(order.path, order.size);
-    else await writeFolder(order.path, order.count, order.size, order.perFolder);
+    else await writeFolder(order.path, order.first, order.count, order.size, order.perFolder);
     scope.postMessage({ ok: true });
   } catch (error) {
     scope.postMessage({ ok: false, message: String(error) });

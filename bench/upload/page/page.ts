@@ -2,7 +2,10 @@ import {
   intendedFilesOf,
   planUpload,
   UploadRunner,
+  type FileHasher,
   type HttpClient,
+  type ResumeStore,
+  type SlabPacker,
   type UploadLedger,
 } from '@filerunner/transfer';
 import {
@@ -14,13 +17,13 @@ import {
   type PickedSource,
 } from '@filerunner/transfer/browser';
 import type { BulkResponse } from '@filerunner/protocol';
-import type { EngineRun, UploadBenchPage, WriteOrder } from './api';
+import type { EngineRun, TimelineEvent, UploadBenchPage, WriteOrder } from './api';
 
 /**
  * The upload bench's page, not part of the product. It sends picked files two ways: through the
- * transfer engine exactly as the web app runs it (XHR, IndexedDB ledgers, xxh128 in a worker;
- * see apps/web/src/features/transfers/browser-upload-platform.ts), and as a bare page would,
- * with fetch PUTs of the same `File`s to a signed prefix grant. The bench drives it with
+ * transfer engine exactly as the web app runs it (XHR, IndexedDB ledgers, xxh128 and slab
+ * packing in a worker; see apps/web/src/features/transfers/browser-upload-platform.ts), and as a
+ * bare page would, with fetch PUTs of the same `File`s to a signed prefix grant. The bench drives it with
  * `page.evaluate`; the files come from the origin-private file system, written beforehand.
  */
 
@@ -60,6 +63,11 @@ function writeFiles(order: WriteOrder): Promise<void> {
       worker.terminate();
       if (data.ok) resolve();
       else reject(new Error(data.message));
+    };
+    // A worker that fails to load or dies answers nothing: fail the bench instead of hanging it.
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(`the file writer failed: ${event.message}`));
     };
     worker.postMessage(order);
   });
@@ -101,6 +109,27 @@ async function createPackage(name: string, files: ReturnType<typeof intendedFile
 /** The engine's requests now on their way (method and path), named when an upload stalls. */
 const inFlight = new Set<string>();
 
+/**
+ * When each request, hash and ledger write started and ended, while the bench profiles a
+ * transfer (`--profile`); null otherwise, so a measured run does not pay for it.
+ */
+let timeline: TimelineEvent[] | null = null;
+
+/** Runs `work` and, while a timeline is kept, records when it started and ended. */
+function timed<T>(kind: TimelineEvent['kind'], name: string, work: () => Promise<T>): Promise<T> {
+  const events = timeline;
+  if (!events) return work();
+  const start = performance.now();
+  const done = work();
+  void done
+    .then(
+      () => true,
+      () => false,
+    )
+    .then((ok) => events.push({ kind, name, start, end: performance.now(), ok }));
+  return done;
+}
+
 /** An HTTP client that counts what it sends: storage requests apart from API calls. */
 function counted(inner: HttpClient) {
   const requests = { storage: 0, api: 0 };
@@ -111,7 +140,8 @@ function counted(inner: HttpClient) {
       else requests.storage++;
       const name = `${request.method} ${path}`;
       inFlight.add(name);
-      const sent = inner.request(request);
+      const kind = path.startsWith('/api/') ? 'api' : 'storage';
+      const sent = timed(kind, name, () => inner.request(request));
       void sent.finally(() => inFlight.delete(name)).catch(() => undefined);
       return sent;
     },
@@ -120,8 +150,22 @@ function counted(inner: HttpClient) {
 }
 
 // One platform for the page, as the web app makes one: the worker and database stay open.
-const resumeStore = new IndexedDbResumeStore<UploadLedger>();
-const hasher = new WorkerFileHasher();
+const ledgers = new IndexedDbResumeStore<UploadLedger>();
+const workerHasher = new WorkerFileHasher();
+// The same two, with their hashes and ledger writes on the timeline while one is kept.
+const resumeStore: ResumeStore<UploadLedger> = {
+  get: (key) => ledgers.get(key),
+  put: (key, ledger) => timed('ledger', key, () => ledgers.put(key, ledger)),
+  delete: (key) => ledgers.delete(key),
+  keys: () => ledgers.keys(),
+};
+const hasher: FileHasher = {
+  xxh128: (source, signal) => timed('hash', source.path, () => workerHasher.xxh128(source, signal)),
+};
+const slabPacker: SlabPacker = {
+  pack: (parts, hashed, signal) =>
+    timed('pack', `${parts.length} parts`, () => workerHasher.pack(parts, hashed, signal)),
+};
 
 /** Runners made ready by `prepareEngine` and prefix grants by `prepareBare`, by picked path. */
 const runners = new Map<
@@ -149,7 +193,7 @@ async function prepareEngine(path: string) {
       package: pkg,
       workers: settings.number_of_upload_workers,
     },
-    { http, joinBlob: (parts) => new Blob(parts), resumeStore, hasher },
+    { http, joinBlob: (parts) => new Blob(parts), resumeStore, hasher, slabPacker },
   );
   const report = () => ({
     workers: settings.number_of_upload_workers,
@@ -286,8 +330,22 @@ async function login(email: string, password: string) {
   await api<unknown>('POST', '/authenticate/', { email, password });
 }
 
+/** Starts keeping a timeline of requests, hashes and ledger writes (see `timed`). */
+function startTimeline() {
+  timeline = [];
+}
+
+/** The timeline kept since `startTimeline`, in ms since the page's time origin; stops keeping it. */
+function takeTimeline(): TimelineEvent[] {
+  const events = timeline ?? [];
+  timeline = null;
+  return events;
+}
+
 const bench: UploadBenchPage = {
   login,
+  startTimeline,
+  takeTimeline,
   writeFiles,
   pick,
   prepareEngine,

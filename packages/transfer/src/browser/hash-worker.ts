@@ -1,28 +1,182 @@
 import { createXXHash128, type IHasher } from 'hash-wasm';
-import type { HashReply, HashRequest } from './hash-messages';
+import type { HashReplies, HashReply, HashRequest } from './hash-messages';
 
-// A dedicated worker: hashing runs beside the page, holding one buffer of the file at a time.
+// A dedicated worker: hashing runs beside the page, holding one buffer of a large file at a
+// time, or the bytes of a small slab it packs.
 const scope = self as unknown as {
   addEventListener(type: 'message', listener: (event: MessageEvent<HashRequest>) => void): void;
-  postMessage(reply: HashReply): void;
+  postMessage(replies: HashReplies): void;
 };
 
 const cancelled = new Set<number>();
 
 scope.addEventListener('message', ({ data: request }) => {
   if (request.type === 'cancel') cancelled.add(request.id);
-  else void hash(request.id, request.blob);
+  else if (request.type === 'pack') void pack(request.id, request.parts, request.hashed);
+  else for (const file of request.files) void hash(file.id, file.blob);
 });
+
+/** Replies not yet posted: those ready within one turn of the event loop go in one message. */
+let outbox: HashReply[] = [];
+
+function answer(reply: HashReply) {
+  if (outbox.length === 0) {
+    self.setTimeout(() => {
+      const replies = outbox;
+      outbox = [];
+      scope.postMessage(replies);
+    }, 0);
+  }
+  outbox.push(reply);
+}
+
+/**
+ * Hashers not in use. Making one instantiates hash-wasm's module (a fraction of a millisecond,
+ * more than hashing a small file), so each is kept for the next file.
+ */
+const idleHashers: IHasher[] = [];
+
+/** Runs `use` with a hasher made ready for a new file, and keeps the hasher for the next. */
+async function withHasher<T>(use: (hasher: IHasher) => T | Promise<T>): Promise<T> {
+  const hasher = idleHashers.pop() ?? (await createXXHash128());
+  try {
+    hasher.init();
+    return await use(hasher);
+  } finally {
+    idleHashers.push(hasher);
+  }
+}
 
 async function hash(id: number, blob: Blob): Promise<void> {
   try {
-    const hasher = await createXXHash128();
-    hasher.init();
-    const finished = await readInto(hasher, blob, () => cancelled.has(id));
-    if (finished) scope.postMessage({ type: 'digest', id, digest: hasher.digest('hex') });
+    const isCancelled = () => cancelled.has(id);
+    const digest =
+      blob.size <= WHOLE_READ_BYTES
+        ? await hashWhole(blob, isCancelled)
+        : await withHasher(async (hasher) =>
+            (await readInto(hasher, blob, isCancelled)) ? hasher.digest('hex') : null,
+          );
+    if (digest !== null) answer({ type: 'digest', id, digest });
   } catch (error) {
     const { name, message } = error instanceof Error ? error : new Error(String(error));
-    scope.postMessage({ type: 'failed', id, name, message });
+    answer({ type: 'failed', id, name, message });
+  } finally {
+    cancelled.delete(id);
+  }
+}
+
+/**
+ * Files up to this size are read in one piece, sized to the file: a byte stream costs a buffer
+ * of BUFFER_BYTES and a few reads even for a file of a few KiB.
+ */
+const WHOLE_READ_BYTES = 1024 * 1024;
+
+/**
+ * The digest of a small blob read in one piece, or null when cancelled. The hasher is taken
+ * only once the bytes are in, so the many small files read at once share a few hashers.
+ */
+async function hashWhole(blob: Blob, isCancelled: () => boolean): Promise<string | null> {
+  const bytes = await readWhole(blob, isCancelled);
+  return bytes && digestOf(bytes);
+}
+
+function digestOf(bytes: Uint8Array): Promise<string> {
+  return withHasher((hasher) => {
+    hasher.update(bytes);
+    return hasher.digest('hex');
+  });
+}
+
+/** A blob's bytes read in one piece, or null when cancelled. */
+async function readWhole(blob: Blob, isCancelled: () => boolean): Promise<Uint8Array | null> {
+  for (;;) {
+    if (isCancelled()) return null;
+    // A read that never settles (see readInto) is started again.
+    const bytes = await settledWithin(blob.arrayBuffer(), STALLED_READ_MS);
+    if (bytes) return new Uint8Array(bytes);
+  }
+}
+
+/**
+ * A slab's files are read a group at a time, as one Blob of the group's files: each read costs
+ * the worker and the browser a fixed round of work however small the file, so one read of a
+ * group costs little more than one of a file.
+ */
+const GROUP_FILES = 64;
+const GROUP_BYTES = 4 * 1024 * 1024;
+/** Groups of a slab read at once. */
+const GROUPS_AT_ONCE = 4;
+
+/**
+ * Reads a slab's parts into one buffer (each file once), hashes the parts named by `hashed` on
+ * the way, and answers the bytes as one Blob, made here rather than on the page.
+ */
+async function pack(id: number, parts: (Uint8Array<ArrayBuffer> | Blob)[], hashed: number[]) {
+  try {
+    const isCancelled = () => cancelled.has(id);
+    const offsets: number[] = [];
+    let size = 0;
+    for (const part of parts) {
+      offsets.push(size);
+      size += part instanceof Blob ? part.size : part.byteLength;
+    }
+    const bytes = new Uint8Array(size);
+    const groups: number[][] = [];
+    let group: number[] = [];
+    let groupBytes = 0;
+    parts.forEach((part, index) => {
+      if (!(part instanceof Blob)) {
+        bytes.set(part, offsets[index]);
+        return;
+      }
+      if (
+        group.length === GROUP_FILES ||
+        (group.length > 0 && groupBytes + part.size > GROUP_BYTES)
+      ) {
+        groups.push(group);
+        group = [];
+        groupBytes = 0;
+      }
+      group.push(index);
+      groupBytes += part.size;
+    });
+    if (group.length > 0) groups.push(group);
+
+    const digests: string[] = new Array<string>(hashed.length);
+    const hashedAt = new Map(hashed.map((part, i) => [part, i]));
+    let next = 0;
+    let stopped = false;
+    const readGroups = async () => {
+      while (!stopped && next < groups.length) {
+        const members = groups[next++]!;
+        const read = await readWhole(new Blob(members.map((i) => parts[i]!)), isCancelled);
+        if (!read) {
+          stopped = true;
+          return;
+        }
+        let at = 0;
+        for (const index of members) {
+          const data = read.subarray(at, at + (parts[index] as Blob).size);
+          at += data.byteLength;
+          bytes.set(data, offsets[index]);
+          const digest = hashedAt.get(index);
+          if (digest !== undefined) digests[digest] = await digestOf(data);
+        }
+      }
+    };
+    await Promise.all(
+      Array.from({ length: GROUPS_AT_ONCE }, () =>
+        // One unreadable file fails the slab: the other reads stop too.
+        readGroups().catch((error: unknown) => {
+          stopped = true;
+          throw error;
+        }),
+      ),
+    );
+    if (!stopped) answer({ type: 'packed', id, body: new Blob([bytes]), digests });
+  } catch (error) {
+    const { name, message } = error instanceof Error ? error : new Error(String(error));
+    answer({ type: 'failed', id, name, message });
   } finally {
     cancelled.delete(id);
   }

@@ -1,3 +1,5 @@
+import type { SlabPart } from './upload/plan';
+
 /**
  * What the transfer engine needs from the platform it runs on. The core is written against these
  * ports only; `src/browser/` and `src/node/` implement them (fetch or XHR, `File` or files on
@@ -85,6 +87,24 @@ export interface Clock {
  */
 export interface FileHasher {
   xxh128(source: ByteSource, signal?: AbortSignal): Promise<string>;
+}
+
+/**
+ * Reads a slab of small files into memory in one pass, hashing its files on the way. Without
+ * one, a slab is sent as a Blob joined from the files' slices, which the browser reads from
+ * disk as it sends, while the hasher reads every file again; a packer reads each file once,
+ * and the slab goes as one Blob of bytes rather than a part per file.
+ */
+export interface SlabPacker {
+  /**
+   * `parts` joined as `new Blob(parts)` would join them, but held in memory, and the xxh128 of
+   * each part that `hashed` names (by index), in that order.
+   */
+  pack(
+    parts: SlabPart[],
+    hashed: number[],
+    signal?: AbortSignal,
+  ): Promise<{ body: Blob; hashes: string[] }>;
 }
 
 /** The platform clock: wall time and timers. Works unchanged in browsers and Node. */

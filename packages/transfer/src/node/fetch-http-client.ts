@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FormBody, HttpClient, HttpRequest, HttpResponse } from '../core/ports';
 
 /**
@@ -10,6 +11,9 @@ export class FetchHttpClient implements HttpClient {
   async request(request: HttpRequest): Promise<HttpResponse> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(request.signal?.reason);
+    // An upload's requests share its signal, more of them at once (storage requests, reports)
+    // than the listener count at which Node warns of a leak.
+    if (request.signal) setMaxListeners(0, request.signal);
     if (request.signal?.aborted) onAbort();
     else request.signal?.addEventListener('abort', onAbort, { once: true });
     const timer =

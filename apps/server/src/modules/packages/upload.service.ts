@@ -53,6 +53,44 @@ async function assertStillUploading(tx: Database, pkg: PackageRow): Promise<void
   if (row?.status !== 'uploading') throw refuse('detail', sendMessages.notUploading);
 }
 
+/** A file found stored, as `markStored` records it. */
+interface StoredFile {
+  id: number;
+  objectKey: string;
+  etag: string | null;
+  slabStart: number | null;
+  xxh128: string | null;
+}
+
+/**
+ * Marks files stored in one statement, however many: a slab reports a thousand files, and a
+ * statement each kept its report waiting on a thousand round trips to the database.
+ */
+async function markStored(tx: Database, files: StoredFile[]): Promise<void> {
+  // The last report of a file wins, as it would one statement after the other.
+  const byId = new Map(files.map((f) => [f.id, f]));
+  const rows = [...byId.values()].map((f) => ({
+    id: f.id,
+    object_key: f.objectKey,
+    etag: f.etag,
+    slab_start: f.slabStart,
+    xxh128: f.xxh128,
+  }));
+  const reported = sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+    as v(id integer, object_key text, etag text, slab_start bigint, xxh128 text)`;
+  await tx
+    .update(packageFiles)
+    .set({
+      state: 'stored',
+      objectKey: sql`v.object_key`,
+      etag: sql`v.etag`,
+      slabStart: sql`v.slab_start`,
+      xxh128: sql`v.xxh128`,
+    })
+    .from(reported)
+    .where(eq(packageFiles.id, sql`v.id`));
+}
+
 /**
  * Where an object the engine reports lives. It must be in the package's container under the
  * package's prefix, so a sender can only claim objects of their own upload.
@@ -204,18 +242,16 @@ export async function recordUploadedFiles(
     });
   await ctx.db.transaction(async (tx) => {
     await assertStillUploading(tx, pkg);
-    for (const [i, f] of input.files.entries()) {
-      await tx
-        .update(packageFiles)
-        .set({
-          state: 'stored',
-          objectKey: locations[i]!.key,
-          etag: infos[i]!.etag,
-          slabStart: null,
-          xxh128: f.xxh128 ?? null,
-        })
-        .where(eq(packageFiles.id, files.get(f.user_path)!.id));
-    }
+    await markStored(
+      tx,
+      input.files.map((f, i) => ({
+        id: files.get(f.user_path)!.id,
+        objectKey: locations[i]!.key,
+        etag: infos[i]!.etag,
+        slabStart: null,
+        xxh128: f.xxh128 ?? null,
+      })),
+    );
   });
   return { updated: input.files.length };
 }
@@ -247,18 +283,16 @@ export async function recordSlab(
   }
   await ctx.db.transaction(async (tx) => {
     await assertStillUploading(tx, pkg);
-    for (const f of input.files) {
-      await tx
-        .update(packageFiles)
-        .set({
-          state: 'stored',
-          objectKey: location.key,
-          etag: info.etag,
-          slabStart: f.start_byte,
-          xxh128: f.xxh128 ?? null,
-        })
-        .where(eq(packageFiles.id, files.get(f.user_path)!.id));
-    }
+    await markStored(
+      tx,
+      input.files.map((f) => ({
+        id: files.get(f.user_path)!.id,
+        objectKey: location.key,
+        etag: info.etag,
+        slabStart: f.start_byte,
+        xxh128: f.xxh128 ?? null,
+      })),
+    );
   });
   return { updated: input.files.length };
 }

@@ -17,15 +17,17 @@ export interface BrowserUploadOptions {
 }
 
 /**
- * The engine as the page runs it: XHR (for upload progress), slabs joined by the browser's Blob,
- * ledgers and resumable uploads in IndexedDB, xxh128 in a worker. Nothing opens until the first
- * upload: the database on first use, the worker on the first file hashed.
+ * The engine as the page runs it: XHR (for upload progress), slabs joined by the browser's Blob
+ * (or packed in memory by the hashing worker when small), ledgers and resumable uploads in
+ * IndexedDB, xxh128 in a worker. Nothing opens until the first upload: the database on first
+ * use, the worker on the first file hashed.
  */
 export function browserUploadPlatform(
   clientVersion: string,
   options: BrowserUploadOptions = {},
 ): UploadPlatform {
   const xhr = new XhrHttpClient();
+  const hasher = new WorkerFileHasher();
   return {
     // The session cookie travels with same-origin calls by itself.
     api: { baseUrl: API_BASE, headers: { [CLIENT_VERSION_HEADER]: clientVersion } },
@@ -33,7 +35,9 @@ export function browserUploadPlatform(
       http: options.onSessionExpires ? reportingExpiry(xhr, options.onSessionExpires) : xhr,
       joinBlob: (parts) => new Blob(parts),
       resumeStore: new IndexedDbResumeStore<UploadLedger>(),
-      hasher: new WorkerFileHasher(),
+      hasher,
+      // The hashing worker also packs slabs of small files, reading each file once.
+      slabPacker: hasher,
     },
     resumable: new IndexedDbResumableUploadStore(),
   };

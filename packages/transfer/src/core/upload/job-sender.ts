@@ -1,4 +1,11 @@
-import type { ByteSource, Clock, HttpClient, HttpRequest, HttpResponse } from '../ports';
+import type {
+  ByteSource,
+  Clock,
+  HttpClient,
+  HttpRequest,
+  HttpResponse,
+  SlabPacker,
+} from '../ports';
 import {
   API_RETRIES,
   API_TIMEOUT_MS,
@@ -7,6 +14,7 @@ import {
   storageRetryPolicy,
   type RetryPolicy,
 } from '../retry';
+import type { FileReports } from './file-reports';
 import type { GrantKeeper } from './grant-keeper';
 import { formPostObjects, formPostUrl, grantForBatch, putUrl, storedObjectPath } from './grants';
 import type { HashBook } from './hash-book';
@@ -14,12 +22,16 @@ import type { Job } from './jobs';
 import type { LedgerWriter } from './ledger';
 import type { PackageApi, PackageRef } from './package-api';
 import type { LargeFile, SlabPart } from './plan';
-import { slabParts } from './slabs';
+import { slabParts, slabPartsByEntry } from './slabs';
+import type { Slots } from './slots';
 import type { UploadTracker } from './progress';
 
 /** What a worker needs to send jobs: the ports, the package, and the upload's shared state. */
 export interface SendContext {
+  /** For the API's calls. */
   http: HttpClient;
+  /** For storage requests: the upload's workers are the number of them on their way at once. */
+  storage: HttpClient;
   clock: Clock;
   api: PackageApi;
   pkg: PackageRef & { session_id?: string };
@@ -27,8 +39,16 @@ export interface SendContext {
   ledger: LedgerWriter;
   tracker: UploadTracker;
   hashes: HashBook;
+  /** Where FormPost batches are reported, several in one call. */
+  fileReports: FileReports;
   /** The platform's `new Blob(parts)`, for slab objects. */
   joinBlob: (parts: SlabPart[]) => Blob;
+  /** Reads small slabs into memory with their files' hashes, when the platform has one. */
+  slabPacker?: SlabPacker;
+  /** Bytes of packed slabs held at once, from their packing to the end of their PUT. */
+  packedBytes: Slots;
+  /** Slabs being packed at once: a few, so the first are sent while the next are read. */
+  packing: Slots;
   /** Every answer's status (0 for none), for the abort policy. */
   observe: (status: number) => void;
   random: () => number;
@@ -72,19 +92,22 @@ async function runBatch(ctx: SendContext, job: Job & { kind: 'batch' }, signal: 
   if (known?.reported) return finishResumed(ctx, job);
   const hashing = hashesOf(ctx, job.files, signal);
   let objects = known?.objects;
+  let recorded = Promise.resolve();
   if (objects && (await allStored(ctx, job.files, objects, signal))) {
     ctx.tracker.resumed(job, job.bytes);
   } else {
     objects = await formPost(ctx, job, signal);
     const stored = objects;
-    await ctx.ledger.change((l) => {
+    // Written while the batch is reported rather than before it: each waits its turn, and one
+    // after the other would keep the job (and the next batch) waiting twice as long.
+    recorded = ctx.ledger.change((l) => {
       l.batches[name] = { objects: stored, reported: false };
     });
+    recorded.catch(() => undefined);
   }
   const hashes = await hashing;
   const prefix = (await ctx.grants.current(signal)).tempurl_data.object_prefix;
-  await ctx.api.updateFiles(
-    ctx.pkg,
+  await ctx.fileReports.report(
     job.files.map((file, i) => ({
       object_path: `${prefix}${objects[file.path]}`,
       size_bytes: file.size,
@@ -93,6 +116,7 @@ async function runBatch(ctx: SendContext, job: Job & { kind: 'batch' }, signal: 
     })),
     signal,
   );
+  await recorded;
   await ctx.ledger.change((l) => {
     l.batches[name]!.reported = true;
   });
@@ -131,15 +155,33 @@ async function formPost(ctx: SendContext, job: Job & { kind: 'batch' }, signal: 
   return names;
 }
 
+/** Slabs up to this size are packed in memory (with a `SlabPacker`) rather than joined. */
+const PACKED_SLAB_MAX_BYTES = 32 * 1024 * 1024;
+
 async function runSlab(ctx: SendContext, job: Job & { kind: 'slab' }, signal: AbortSignal) {
   const { slab } = job;
   const known = ctx.ledger.ledger.slabs[slab.name];
   if (known?.reported) return finishResumed(ctx, job);
-  const hashing = hashesOf(ctx, job.files, signal);
+  let hashing: Promise<(string | undefined)[]>;
   if (known && (await isStored(ctx, slab.name, slab.size, known.etag, signal))) {
+    hashing = hashesOf(ctx, job.files, signal);
     ctx.tracker.resumed(job, job.bytes);
   } else {
-    const etag = await put(ctx, job, slab.name, ctx.joinBlob(slabParts(slab)), signal);
+    let etag: string;
+    if (ctx.slabPacker && slab.size <= PACKED_SLAB_MAX_BYTES) {
+      const release = await ctx.packedBytes.take(signal, slab.size);
+      try {
+        const packing = await ctx.packing.take(signal);
+        const packed = await packSlab(ctx, ctx.slabPacker, job, signal).finally(packing);
+        hashing = packed.hashing;
+        etag = await put(ctx, job, slab.name, packed.body, signal);
+      } finally {
+        release();
+      }
+    } else {
+      hashing = hashesOf(ctx, job.files, signal);
+      etag = await put(ctx, job, slab.name, ctx.joinBlob(slabParts(slab)), signal);
+    }
     await ctx.ledger.change((l) => {
       l.slabs[slab.name] = { etag, reported: false };
     });
@@ -164,6 +206,30 @@ async function runSlab(ctx: SendContext, job: Job & { kind: 'slab' }, signal: Ab
     l.slabs[slab.name]!.reported = true;
   });
   for (const file of job.files) ctx.tracker.fileDone(file);
+}
+
+/**
+ * The slab's body read into memory by the packer, which hashes its files on the way (those not
+ * hashed yet); an empty file, having no part to read, is hashed apart.
+ */
+async function packSlab(
+  ctx: SendContext,
+  packer: SlabPacker,
+  job: Job & { kind: 'slab' },
+  signal: AbortSignal,
+) {
+  const { parts, entryParts } = slabPartsByEntry(job.slab);
+  const known = ctx.ledger.ledger.hashes;
+  const toHash = job.files.flatMap((file, i) =>
+    entryParts[i] !== null && !known[file.path] ? [i] : [],
+  );
+  const { body, hashes } = await packer.pack(
+    parts,
+    toHash.map((i) => entryParts[i]!),
+    signal,
+  );
+  toHash.forEach((entry, i) => ctx.hashes.record(job.files[entry]!, hashes[i]!));
+  return { body, hashing: hashesOf(ctx, job.files, signal) };
 }
 
 async function runSegment(ctx: SendContext, job: Job & { kind: 'segment' }, signal: AbortSignal) {
@@ -269,7 +335,7 @@ async function storageRequest(
   signal: AbortSignal,
   build: () => Promise<HttpRequest>,
 ): Promise<HttpResponse> {
-  const response = await requestWithRetries(ctx.http, build, storageRetryPolicy(ctx.random), {
+  const response = await requestWithRetries(ctx.storage, build, storageRetryPolicy(ctx.random), {
     clock: ctx.clock,
     signal,
     onFailedAttempt: (outcome) => {
@@ -305,7 +371,7 @@ async function isStored(
   signal: AbortSignal,
 ): Promise<boolean> {
   const response = await requestWithRetries(
-    ctx.http,
+    ctx.storage,
     async () => ({
       method: 'HEAD',
       url: putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn()),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ByteSource, ResumeStore } from '../ports';
+import type { ByteSource, Clock, ResumeStore } from '../ports';
 import {
   emptyLedger,
   filesFingerprint,
@@ -74,5 +74,41 @@ describe('LedgerWriter', () => {
     await writer.idle();
     // The first write started with the first change; the two made during it went in one more.
     expect(written.map((l) => Object.keys(l.slabs))).toEqual([['s1'], ['s1', 's2', 's3']]);
+  });
+
+  it('given a clock, waits three times as long as the last write took before the next', async () => {
+    let now = 0;
+    const sleeps: number[] = [];
+    const clock: Clock = {
+      now: () => now,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    };
+    const writesAt: number[] = [];
+    const store: ResumeStore<UploadLedger> = {
+      get: async () => undefined,
+      keys: async () => [],
+      delete: async () => undefined,
+      put: async () => {
+        writesAt.push(now);
+        await Promise.resolve();
+        now += 20;
+      },
+    };
+    const writer = new LedgerWriter(
+      emptyLedger({ slug: 'p', name: 'P', contract: { slug: 'c' } }, []),
+      store,
+      clock,
+    );
+    const first = writer.change((l) => (l.slabs['s1'] = { etag: 'e1', reported: false }));
+    const second = writer.change((l) => (l.slabs['s2'] = { etag: 'e2', reported: false }));
+    await Promise.all([first, second]);
+    expect(writesAt).toEqual([0, 80]);
+    expect(sleeps).toEqual([60]);
+    // Nothing changed since: no pause, no write.
+    await writer.change(() => undefined);
+    expect(writesAt).toEqual([0, 80, 100]);
   });
 });

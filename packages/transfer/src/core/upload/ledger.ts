@@ -1,4 +1,4 @@
-import { sourceIdentity, type ByteSource, type ResumeStore } from '../ports';
+import { sourceIdentity, type ByteSource, type Clock, type ResumeStore } from '../ports';
 
 /**
  * What of an upload is already stored and reported, kept in the resume store under the
@@ -84,8 +84,16 @@ export function ledgerFits(
 }
 
 /**
+ * After a write, the next waits this many times as long as the write took (with a clock): each
+ * write copies the whole ledger, which grows with the files, so with thousands of small files
+ * done one after the other, writes back to back would take most of the page's time.
+ */
+const WRITE_PAUSE_FACTOR = 3;
+
+/**
  * Writes the ledger to the resume store as work completes. Writes never overlap and never pile
- * up: a change made while a write runs is written once after it, with every change since.
+ * up: a change made while a write runs is written once after it, with every change since (and,
+ * given a clock, after a pause that keeps writing to a quarter of the time).
  */
 export class LedgerWriter {
   private writing: Promise<void> | null = null;
@@ -94,6 +102,7 @@ export class LedgerWriter {
   constructor(
     readonly ledger: UploadLedger,
     private readonly store: ResumeStore<UploadLedger> | undefined,
+    private readonly clock?: Clock,
   ) {}
 
   /** Applies a change and schedules a write; resolves once the change is in the store. */
@@ -124,11 +133,15 @@ export class LedgerWriter {
     try {
       while (this.dirty) {
         this.dirty = false;
+        const started = this.clock?.now() ?? 0;
         // A snapshot, so a change during the write is not half in it.
         await this.store!.put(
           this.ledger.package.slug,
           JSON.parse(JSON.stringify(this.ledger)) as UploadLedger,
         );
+        if (this.dirty && this.clock) {
+          await this.clock.sleep(WRITE_PAUSE_FACTOR * (this.clock.now() - started));
+        }
       }
     } finally {
       this.writing = null;

@@ -131,10 +131,16 @@ export class UploadTracker {
     this.emit(false);
   }
 
+  /**
+   * Told at most every PROGRESS_EVERY_MS like the bytes (unless the status changes): thousands
+   * of small files finish within a second, and each record told costs the listeners a render.
+   */
   fileDone(source: ByteSource): void {
     this.completed.add(source.path);
-    this.retrying.delete(source.path);
-    this.emit(this.changeFiles());
+    const wasRetrying = this.retrying.delete(source.path);
+    const { status } = this.record;
+    this.changeFiles();
+    this.emit(wasRetrying || this.record.status !== status);
   }
 
   fileRetrying(source: ByteSource): void {

@@ -20,6 +20,12 @@ export {
   type UploadPorts,
 } from './upload-context';
 
+/**
+ * Jobs under way per worker. A worker is one storage request on its way; a job also hashes,
+ * waits for the ledger and for its report, and meanwhile other jobs keep the requests going.
+ */
+const JOBS_PER_WORKER = 4;
+
 // The engine's words for how an upload ended, shown in the panel's banners.
 const messages = {
   aborted: 'Uploads failed to complete',
@@ -257,7 +263,10 @@ export class UploadRunner {
     this.tracker.move('UPLOADING', null);
   }
 
-  /** Sends every job not yet finished with the workers; ends when they are done or stopped. */
+  /**
+   * Sends every job not yet finished, a few jobs per worker at once (their storage requests
+   * take turns for the workers); ends when they are done or stopped.
+   */
   private async sendSession() {
     const session = new AbortController();
     this.session = session;
@@ -265,16 +274,20 @@ export class UploadRunner {
     let stopped: boolean;
     try {
       const ctx = await this.context(session.signal);
+      // Grants are asked for now, while the first jobs read their files, rather than when the
+      // first request is about to go; a failure here is asked again by that request.
+      void ctx.grants.current(session.signal).catch(() => undefined);
       const pending = this.jobs.filter((job) => !this.finished.has(job));
       let next = 0;
-      const worker = async () => {
+      const takeJobs = async () => {
         while (!session.signal.aborted && next < pending.length) {
           const job = pending[next++]!;
           if (await runJob(ctx, job, session.signal)) this.finished.add(job);
         }
       };
-      const workers = Math.max(1, this.options.workers ?? DEFAULT_UPLOAD_WORKERS);
-      const results = await Promise.allSettled(Array.from({ length: workers }, worker));
+      const results = await Promise.allSettled(
+        Array.from({ length: this.workers * JOBS_PER_WORKER }, takeJobs),
+      );
       stopped = session.signal.aborted;
       const failure = results.find((r) => r.status === 'rejected');
       if (failure && !stopped) throw failure.reason;
@@ -319,8 +332,14 @@ export class UploadRunner {
       api: this.api,
       tracker: this.tracker,
       observe: (status) => this.observe(status),
+      workers: this.workers,
     });
     return this.ctx;
+  }
+
+  /** Storage requests on their way at once. */
+  private get workers(): number {
+    return Math.max(1, this.options.workers ?? DEFAULT_UPLOAD_WORKERS);
   }
 
   /** Every answer goes to the abort policy; when it says stop, the session stops. */

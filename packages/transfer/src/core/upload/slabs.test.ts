@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ByteSource } from '../ports';
 import { defaultUploadLimits, type UploadLimits } from '../upload-limits';
 import type { Slab } from './plan';
-import { planSlabs, slabParts } from './slabs';
+import { planSlabs, slabParts, slabPartsByEntry } from './slabs';
 
 const GNU_TAR = '/usr/bin/tar';
 // libarchive's reader (the tar of macOS, Windows and FreeBSD); .ci/run installs it.
@@ -144,6 +144,26 @@ describe('planSlabs', () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  it('names the part that holds each file, and none for an empty file', async () => {
+    const sizes = [42, 0, 70_001, 2048, 1000, 1, 5, 512];
+    const files = names.map((name, i) => ({ name, bytes: bytesOf(sizes[i]!, i) }));
+    const [slab] = planSlabs(
+      files.map((f) => memorySource(f.name, f.bytes)),
+      defaultUploadLimits,
+    );
+    const { parts, entryParts } = slabPartsByEntry(slab!);
+    expect(parts).toEqual(slabParts(slab!));
+    expect(entryParts).toHaveLength(files.length);
+    for (const [i, part] of entryParts.entries()) {
+      if (files[i]!.bytes.length === 0) {
+        expect(part).toBeNull();
+        continue;
+      }
+      const bytes = Buffer.from(await (parts[part!] as Blob).arrayBuffer());
+      expect(bytes.equals(files[i]!.bytes), files[i]!.name).toBe(true);
+    }
   });
 
   it('names the same files the same slab again, and other files another', () => {

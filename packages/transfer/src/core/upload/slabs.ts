@@ -59,6 +59,17 @@ export function planSlabs(sources: readonly ByteSource[], limits: UploadLimits):
  * @throws Error when a file changed size since the slab was planned: its recorded range would lie.
  */
 export function slabParts(slab: Slab): SlabPart[] {
+  return slabPartsByEntry(slab).parts;
+}
+
+/**
+ * `slabParts`, and which part holds each entry's file (by index, in entry order; null for an
+ * empty file, which has none).
+ */
+export function slabPartsByEntry(slab: Slab): {
+  parts: SlabPart[];
+  entryParts: (number | null)[];
+} {
   const sources = slab.entries.map((entry) => entry.source);
   const layout = layoutOf(sources);
   const moved = layout.entries.some(
@@ -69,9 +80,15 @@ export function slabParts(slab: Slab): SlabPart[] {
   if (moved || layout.size !== slab.size) {
     throw new Error(`slab ${slab.name} no longer matches its files; plan the upload again`);
   }
-  return piecesForRange(layout, { offset: 0, length: layout.size }).map((piece) =>
-    piece.kind === 'bytes'
-      ? piece.data
-      : sources[piece.entry]!.slice(piece.offset, piece.offset + piece.length),
-  );
+  const parts: SlabPart[] = [];
+  const entryParts: (number | null)[] = sources.map(() => null);
+  for (const piece of piecesForRange(layout, { offset: 0, length: layout.size })) {
+    if (piece.kind === 'bytes') {
+      parts.push(piece.data);
+    } else {
+      entryParts[piece.entry] = parts.length;
+      parts.push(sources[piece.entry]!.slice(piece.offset, piece.offset + piece.length));
+    }
+  }
+  return { parts, entryParts };
 }

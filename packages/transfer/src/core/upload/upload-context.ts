@@ -1,4 +1,5 @@
-import type { Clock, FileHasher, HttpClient, ResumeStore } from '../ports';
+import type { Clock, FileHasher, HttpClient, ResumeStore, SlabPacker } from '../ports';
+import { FileReports } from './file-reports';
 import { GrantKeeper } from './grant-keeper';
 import { HashBook } from './hash-book';
 import type { SendContext } from './job-sender';
@@ -8,6 +9,7 @@ import type { ApiTarget, CreatePackageFields, PackageApi } from './package-api';
 import type { SlabPart, UploadPlan } from './plan';
 import type { UploadTracker } from './progress';
 import type { UploadQueue } from './queue';
+import { Slots, withSlots } from './slots';
 import type { AbortThresholds } from './abort-policy';
 
 /** The platform's parts: how to send requests, keep ledgers, hash files, tell time. */
@@ -20,6 +22,8 @@ export interface UploadPorts {
   resumeStore?: ResumeStore<UploadLedger>;
   /** Hashes every file (xxh128) for its report; without one no hash is sent. */
   hasher?: FileHasher;
+  /** Reads small slabs once, for their body and their files' hashes (see `SlabPacker`). */
+  slabPacker?: SlabPacker;
   random?: () => number;
 }
 
@@ -57,6 +61,17 @@ export interface UploadOptions {
 export const DEFAULT_UPLOAD_WORKERS = 10;
 
 /**
+ * Bytes of packed slabs held in memory at once: a few slabs of small files being read or sent,
+ * which is all the workers need to stay busy.
+ */
+const PACKED_BYTES_AT_ONCE = 128 * 1024 * 1024;
+/**
+ * Slabs read by the packer at once: it reads a few files of each at a time, and with every slab
+ * read at once none would be ready to send before all are.
+ */
+const PACKING_AT_ONCE = 4;
+
+/**
  * What the workers of an upload share, built once the package exists: the ledger (the stored
  * one when it belongs to this package and these files, else a new one, written at once so a
  * crash right after the create still finds the package), the grants and the hashes.
@@ -71,6 +86,8 @@ export async function openUpload(
     api: PackageApi;
     tracker: UploadTracker;
     observe: (status: number) => void;
+    /** Storage requests on their way at once. */
+    workers: number;
   },
 ): Promise<SendContext> {
   const { ports, api } = parts;
@@ -82,7 +99,7 @@ export async function openUpload(
         { slug: pkg.slug, name: pkg.name, contract: { slug: pkg.contract.slug } },
         sources,
       );
-  const writer = new LedgerWriter(ledger, ports.resumeStore);
+  const writer = new LedgerWriter(ledger, ports.resumeStore, parts.clock);
   await writer.flush();
   const grants = new GrantKeeper(
     parts.clock,
@@ -96,6 +113,7 @@ export async function openUpload(
   let turn = Math.floor(parts.random() * 1024);
   return {
     http: ports.http,
+    storage: withSlots(ports.http, new Slots(parts.workers)),
     clock: parts.clock,
     api,
     pkg,
@@ -103,7 +121,11 @@ export async function openUpload(
     ledger: writer,
     tracker: parts.tracker,
     hashes: new HashBook(ports.hasher, writer),
+    fileReports: new FileReports((rows, signal) => api.updateFiles(pkg, rows, signal)),
     joinBlob: ports.joinBlob,
+    ...(ports.slabPacker ? { slabPacker: ports.slabPacker } : {}),
+    packedBytes: new Slots(PACKED_BYTES_AT_ONCE),
+    packing: new Slots(PACKING_AT_ONCE),
     observe: parts.observe,
     random: parts.random,
     confirmed: new Set(),
