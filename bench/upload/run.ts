@@ -23,20 +23,20 @@
  *
  * Prints one JSON document on stdout; progress goes to stderr.
  */
+import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stopEmbeddedPostgres } from '../../apps/server/src/db/embedded-postgres';
 import { tempDataParent } from '../../apps/server/test/temp-data-dir';
 import { option } from '../options';
-import { freePort, run, startServer, stopServer } from '../storage/processes';
+import { embeddedServer } from '../embedded-server';
+import { run, stopServer } from '../storage/processes';
 import { apiSession } from './api-session';
 import { buildPage } from './browser';
 import { browserCases } from './browser-cases';
 import { nodeCases } from './node-cases';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MiB = 1024 * 1024;
 const PASSWORD = 'bench-Password-1!';
 
@@ -54,7 +54,7 @@ const log = (message: string) => process.stderr.write(`bench/upload: ${message}\
 async function main(): Promise<void> {
   const workDir = await tempDataParent('bench-upload-');
   const dataDir = path.join(workDir, 'data');
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let server: ChildProcess | undefined;
   const cleanUp = async () => {
     if (server) await stopServer(server);
     await stopEmbeddedPostgres(dataDir).catch(() => undefined);
@@ -68,27 +68,14 @@ async function main(): Promise<void> {
   try {
     log('building the bench page');
     await buildPage(path.join(workDir, 'page'), { minify: !profileDir });
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: origin,
+    const product = await embeddedServer(dataDir, {
       SEED_DEMO: 'true',
       DEMO_PASSWORD: PASSWORD,
-      LOG_LEVEL: 'warn',
       WEB_DIST: path.join(workDir, 'page'),
-    };
-    delete env.DATABASE_URL;
+    });
+    const { origin } = product;
     log('starting the server (embedded PostgreSQL, embedded store)');
-    server = await startServer(
-      process.execPath,
-      ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')],
-      async () => (await fetch(`${origin}/healthcheck`)).ok,
-      { cwd: path.join(REPO, 'apps/server'), env },
-    );
+    server = await product.start();
     const setup = {
       origin,
       password: PASSWORD,
