@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createXXHash128, xxhash128 } from 'hash-wasm';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
 import {
@@ -574,26 +574,9 @@ describe('hashing in a worker', () => {
   });
 
   it('refuses to hash a file that changed on disk after it was picked', async () => {
-    const page = await openLab(browser, site.url);
-    const failure = await page.evaluate(async () => {
-      const { transfer, writeOpfsFile, hasher } = window.lab;
-      const handle = await writeOpfsFile('hashed/edited.bin', 100_000, 41);
-      const source = await transfer.FileHandleSource.open(handle, 'edited.bin');
-      await writeOpfsFile('hashed/edited.bin', 120_000, 42);
-      return hasher.xxh128(source).then(
-        () => null,
-        (error: Error & { code?: string; reason?: string }) => ({
-          name: error.name,
-          code: error.code,
-          reason: error.reason,
-        }),
-      );
-    });
-    expect(failure).toEqual({
-      name: 'FileHashError',
-      code: 'HASH_FAILED',
-      reason: 'NotReadableError',
-    });
+    expect(await failureOnChangedFile(await openLab(browser, site.url), 'hash')).toEqual(
+      changedFileFailure,
+    );
   });
 
   it('packs a slab of small files into memory: the joined bytes, and the xxh128 of each file', async () => {
@@ -629,32 +612,45 @@ describe('hashing in a worker', () => {
   });
 
   it('refuses to pack a slab with a file that changed on disk after it was picked', async () => {
-    const page = await openLab(browser, site.url);
-    const failure = await page.evaluate(async () => {
-      const { transfer, writeOpfsFile, hasher } = window.lab;
-      const kept = await writeOpfsFile('slab/kept.bin', 4000, 51);
-      const edited = await writeOpfsFile('slab/edited.bin', 4000, 52);
-      const parts = [
-        (await transfer.FileHandleSource.open(kept, 'kept.bin')).slice(0, 4000),
-        (await transfer.FileHandleSource.open(edited, 'edited.bin')).slice(0, 4000),
-      ];
-      await writeOpfsFile('slab/edited.bin', 5000, 53);
-      return hasher.pack(parts, [0, 1]).then(
-        () => null,
-        (error: Error & { code?: string; reason?: string }) => ({
-          name: error.name,
-          code: error.code,
-          reason: error.reason,
-        }),
-      );
-    });
-    expect(failure).toEqual({
-      name: 'FileHashError',
-      code: 'HASH_FAILED',
-      reason: 'NotReadableError',
-    });
+    expect(await failureOnChangedFile(await openLab(browser, site.url), 'pack')).toEqual(
+      changedFileFailure,
+    );
   });
 });
+
+/** What the hasher answers for a file that changed on disk after it was picked. */
+const changedFileFailure = {
+  name: 'FileHashError',
+  code: 'HASH_FAILED',
+  reason: 'NotReadableError',
+};
+
+/**
+ * How the lab's hasher fails when a picked file changes on disk before it is read: hashing that
+ * file alone, or packing it in a slab after a file that did not change.
+ */
+function failureOnChangedFile(page: Page, how: 'hash' | 'pack') {
+  return page.evaluate(async (how) => {
+    const { transfer, writeOpfsFile, hasher } = window.lab;
+    const kept = await writeOpfsFile(`${how}/kept.bin`, 4000, 51);
+    const edited = await writeOpfsFile(`${how}/edited.bin`, 4000, 52);
+    const keptSource = await transfer.FileHandleSource.open(kept, 'kept.bin');
+    const editedSource = await transfer.FileHandleSource.open(edited, 'edited.bin');
+    await writeOpfsFile(`${how}/edited.bin`, 5000, 53);
+    const work =
+      how === 'hash'
+        ? hasher.xxh128(editedSource)
+        : hasher.pack([keptSource.slice(0, 4000), editedSource.slice(0, 4000)], [0, 1]);
+    return work.then(
+      () => null,
+      (error: Error & { code?: string; reason?: string }) => ({
+        name: error.name,
+        code: error.code,
+        reason: error.reason,
+      }),
+    );
+  }, how);
+}
 
 /** xxh128 of a pattern file computed in Node a chunk at a time (hash-wasm, as the worker). */
 async function xxhash128InChunks(size: number, seed: number): Promise<string> {
