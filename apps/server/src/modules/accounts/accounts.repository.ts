@@ -1,20 +1,33 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { userTokens, users } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
-import type { UserRow } from './sessions';
+
+/**
+ * A user's columns but the avatar's bytes (up to 1 MB each). Every signed-in request reads its
+ * caller, and package lists and mails read senders and recipients; only the avatar's own route
+ * needs the image, and `avatarType` tells whether there is one.
+ */
+export const { avatar: _avatarBytes, ...userColumns } = getTableColumns(users);
+
+/** A user as the server works with it: every column but the avatar's bytes. */
+export type UserRow = Omit<typeof users.$inferSelect, 'avatar'>;
 
 export type TokenPurpose = 'activation' | 'reset';
 
 export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
   const [row] = await db
-    .select()
+    .select(userColumns)
     .from(users)
     .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
   return row;
 }
 
-export async function findUserByUid(db: Database, uid: string): Promise<UserRow | undefined> {
+/** A user with the avatar's bytes, for the avatar's route. */
+export async function findUserByUid(
+  db: Database,
+  uid: string,
+): Promise<typeof users.$inferSelect | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(uid)) return undefined;
   const [row] = await db.select().from(users).where(eq(users.uid, uid));
   return row;
@@ -25,7 +38,7 @@ export async function updateUser(
   id: number,
   changes: Partial<typeof users.$inferInsert>,
 ): Promise<UserRow> {
-  const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
+  const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning(userColumns);
   return row!;
 }
 

@@ -31,7 +31,7 @@ export function presentUser(row: UserRow, all: CallerMembership[]): User {
     first_name: row.firstName,
     last_name: row.lastName,
     name: `${row.firstName} ${row.lastName}`.trim(),
-    avatar: row.avatar ? `/api/user/avatar/${row.uid}/?v=${row.avatarVersion}` : null,
+    avatar: row.avatarType ? `/api/user/avatar/${row.uid}/?v=${row.avatarVersion}` : null,
     mobile: row.mobile,
     timezone: row.timezone,
     show_select_storage: row.showSelectStorage,

@@ -68,6 +68,12 @@ describe('POST /user/ (profile)', () => {
     const avatar = await server.app.inject({ method: 'GET', url: me.avatar, headers });
     expect(avatar.statusCode).toBe(200);
     expect(avatar.headers['content-type']).toBe('image/png');
+    const summary = await server.app.inject({ method: 'GET', url: '/api/user/', headers });
+    expect(summary.json().avatar).toBe(me.avatar);
+    // Every signed-in request reads its caller: the photo (up to 1 MB) is not part of that read.
+    const token = headers.cookie.slice(headers.cookie.indexOf('=') + 1);
+    const session = await server.ctx.sessions.find(token);
+    expect(session?.user).not.toHaveProperty('avatar');
 
     const cleared = await updateProfile(
       headers,

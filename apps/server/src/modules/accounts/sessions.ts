@@ -4,9 +4,9 @@ import { sessions, users } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { announceSessionsEnded } from '../../realtime/announce';
 import { callerMembershipsOf, type CallerMembership } from '../memberships/memberships.repository';
+import { userColumns, type UserRow } from './accounts.repository';
 
-export type UserRow = typeof users.$inferSelect;
-export type { CallerMembership };
+export type { CallerMembership, UserRow };
 
 export const SESSION_COOKIE = 'filerunner_session';
 
@@ -31,7 +31,7 @@ export class SessionStore {
   ) {
     this.liveSession = db
       .select({
-        user: users,
+        user: userColumns,
         memberships: callerMembershipsOf(users.id),
         expiresAt: sessions.expiresAt,
         createdAt: sessions.createdAt,

@@ -6,6 +6,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { contracts, users, type OutboxMail } from '../../db/schema';
 import { enqueueMail } from '../../jobs/outbox-sender';
+import { userColumns } from '../accounts/accounts.repository';
 import { packagesSentBetween } from './activity.repository';
 
 export const REPORT_JOB = 'activity-report';
@@ -74,7 +75,7 @@ export function activityReportHandler(config: Config) {
   return async (db: Database, payload: Record<string, unknown>) => {
     const job = payload as unknown as ReportJob;
     const [contract] = await db.select().from(contracts).where(eq(contracts.id, job.contractId));
-    const [user] = await db.select().from(users).where(eq(users.id, job.userId));
+    const [user] = await db.select(userColumns).from(users).where(eq(users.id, job.userId));
     if (!contract || !user) return;
     const from = new Date(`${job.dateFrom}T00:00:00.000Z`);
     const to = new Date(new Date(`${job.dateTo}T00:00:00.000Z`).getTime() + DAY_MS);

@@ -3,7 +3,7 @@ import type { ApiKey } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { apiKeys, users } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
-import type { UserRow } from '../accounts/sessions';
+import { userColumns, type UserRow } from '../accounts/accounts.repository';
 import { callerMembershipsOf, type CallerMembership } from '../memberships/memberships.repository';
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -31,7 +31,7 @@ export class ApiKeyStore {
   constructor(private readonly db: Database) {
     this.liveKey = db
       .select({
-        user: users,
+        user: userColumns,
         memberships: callerMembershipsOf(users.id),
         id: apiKeys.id,
         lastUsedAt: apiKeys.lastUsedAt,

@@ -9,6 +9,7 @@ import {
   packages,
   users,
 } from '../../db/schema';
+import { userColumns, type UserRow } from '../accounts/accounts.repository';
 import { packageWithContract } from '../packages/packages.repository';
 
 export type PackageRow = typeof packages.$inferSelect;
@@ -20,7 +21,7 @@ export type GrantRow = typeof downloads.$inferSelect;
 export interface RecipientAccess {
   pkg: PackageRow;
   contract: typeof contracts.$inferSelect;
-  sender: typeof users.$inferSelect | null;
+  sender: UserRow | null;
   recipient: RecipientRow;
 }
 
@@ -40,7 +41,12 @@ export async function findRecipientAccess(
   visible?: SQL,
 ): Promise<RecipientAccess | null> {
   const [row] = await db
-    .select({ pkg: packages, contract: contracts, sender: users, recipient: packageRecipients })
+    .select({
+      pkg: packages,
+      contract: contracts,
+      sender: userColumns,
+      recipient: packageRecipients,
+    })
     .from(packageRecipients)
     .innerJoin(packages, eq(packages.id, packageRecipients.packageId))
     .innerJoin(contracts, eq(contracts.id, packages.contractId))
@@ -188,7 +194,7 @@ export async function storedFileCount(db: Database, packageId: number): Promise<
 export async function downloadNoticeFacts(db: Database, packageId: number, recipientId: number) {
   const row = await packageWithContract(db, packageId);
   const [recipient] = await db
-    .select({ email: packageRecipients.email, user: users })
+    .select({ email: packageRecipients.email, user: userColumns })
     .from(packageRecipients)
     .leftJoin(users, eq(users.id, packageRecipients.userId))
     .where(eq(packageRecipients.id, recipientId));

@@ -13,12 +13,13 @@ import {
   type RecipientAccess,
   type RecipientOf,
 } from '../downloads/downloads.repository';
+import { userColumns, type UserRow } from '../accounts/accounts.repository';
 import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
 import type { RecipientView } from './inbox.views';
 
 export type { PackageRow, RecipientRow } from '../downloads/downloads.repository';
 export type ContractRow = typeof contracts.$inferSelect;
-export type UserRow = typeof users.$inferSelect;
+export type { UserRow };
 
 /** A package with what every view of it shows: its contract and sender. */
 export type PackageFacts = Omit<RecipientAccess, 'recipient'>;
@@ -50,7 +51,7 @@ export const receivedPackage = (
  */
 function sentSelect(db: Database, senderId: number) {
   return db
-    .select({ pkg: packages, contract: contracts, sender: users, membership: memberships })
+    .select({ pkg: packages, contract: contracts, sender: userColumns, membership: memberships })
     .from(packages)
     .innerJoin(contracts, eq(contracts.id, packages.contractId))
     .leftJoin(users, eq(users.id, packages.senderId))

@@ -11,6 +11,7 @@ import { packageRecipients, packages, users } from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { announcePackageReceived } from '../../realtime/announce';
+import { userColumns } from '../accounts/accounts.repository';
 import { senderName } from '../accounts/display-name';
 import {
   reachableBy,
@@ -91,7 +92,7 @@ export async function addRecipients(
             .insert(packageRecipients)
             .values({ ...values, packageId: pkg.id, userId: recipient.userId })
             .returning();
-      const [user] = await tx.select().from(users).where(eq(users.id, recipient.userId));
+      const [user] = await tx.select(userColumns).from(users).where(eq(users.id, recipient.userId));
       await keyAndMailRecipient(ctx, tx, {
         recipient: saved!,
         user: user ?? null,

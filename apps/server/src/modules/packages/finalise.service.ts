@@ -9,6 +9,7 @@ import { announcePackageReceived } from '../../realtime/announce';
 import type { ContractRow } from '../contracts/contracts.policy';
 import type { PackageRow } from './packages.policy';
 import { keyAndMailRecipient } from './recipient-mail';
+import { userColumns } from '../accounts/accounts.repository';
 import { senderName as nameOfSender } from '../accounts/display-name';
 
 export interface FinaliseResult {
@@ -69,10 +70,10 @@ export async function finalisePackage(
       .where(eq(packages.id, pkgRef.id))
       .returning();
 
-    const [sender] = await tx.select().from(users).where(eq(users.id, pkgRef.senderId!));
+    const [sender] = await tx.select(userColumns).from(users).where(eq(users.id, pkgRef.senderId!));
     const senderName = nameOfSender(sender ?? null);
     const recipients = await tx
-      .select({ recipient: packageRecipients, user: users })
+      .select({ recipient: packageRecipients, user: userColumns })
       .from(packageRecipients)
       .leftJoin(users, eq(users.id, packageRecipients.userId))
       .where(and(eq(packageRecipients.packageId, pkgRef.id), eq(packageRecipients.removed, false)));

@@ -3,6 +3,7 @@ import { mobileHint, type SenderPackage } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import { contracts, memberships, packageRecipients, packages, users } from '../../db/schema';
 import type { StorageDriver } from '../../storage';
+import { userColumns } from '../accounts/accounts.repository';
 import { displayName } from '../accounts/display-name';
 import { packageSlugOfObject } from './object-names';
 import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
@@ -10,7 +11,7 @@ import { memberFirstName, memberLastName, membershipIn } from '../memberships/me
 /** A package with its contract and its sender (null once the sender's account is deleted). */
 export async function packageWithContract(db: Database, packageId: number) {
   const [row] = await db
-    .select({ pkg: packages, contract: contracts, sender: users })
+    .select({ pkg: packages, contract: contracts, sender: userColumns })
     .from(packages)
     .innerJoin(contracts, eq(contracts.id, packages.contractId))
     .leftJoin(users, eq(users.id, packages.senderId))
