@@ -2,13 +2,14 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
 import { precompress } from './build/precompress.ts';
+import { browserProtocol } from './build/browser-protocol.ts';
 
 // The API server of `npm start`; the dev server forwards API and storage calls to it so that the
 // session cookie stays first-party, as it is when the server itself serves the built app.
 const apiServer = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [browserProtocol(), react(), precompress()],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   build: {
     outDir: 'dist',
@@ -25,9 +26,12 @@ export default defineConfig({
             },
             {
               name: 'data',
-              // zod's jitless setting travels with zod itself: every chunk that builds a schema
-              // loads this one first, so the setting is in force before the first schema is built.
-              test: /node_modules[\\/](zod|@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store|@standard-schema)[\\/]|src[\\/]app[\\/]zod-jitless/,
+              test: /node_modules[\\/](@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store|@standard-schema)[\\/]/,
+            },
+            {
+              // Only the screens that build schemas load it (build/browser-protocol.ts).
+              name: 'zod',
+              test: /node_modules[\\/]zod[\\/]|src[\\/]app[\\/]zod-jitless/,
             },
           ],
         },

@@ -1,10 +1,12 @@
-import './app/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router/dom';
 import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
+// MUI's own ThemeProvider also brings the CSS-variables provider (color schemes kept in
+// localStorage), which a theme without CSS variables never uses; for such a theme it hands over to
+// this one.
+import { ThemeProvider } from '@mui/system';
 import { ToastProvider } from './components/ToastProvider';
 import { router } from './app/router';
 import { store } from './app/store';

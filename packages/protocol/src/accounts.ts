@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, text } from './api/route';
+import { defineRoute } from './api/route';
+import { text } from './api/fields';
 import { messages } from './messages';
 
 /** Request bodies of the accounts calls, validated on the server. */

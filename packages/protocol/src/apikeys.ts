@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, text } from './api/route';
+import { defineRoute } from './api/route';
+import { text } from './api/fields';
 import { messages } from './messages';
 
 export const createApiKeyRequest = z.object({

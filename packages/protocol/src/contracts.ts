@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, rowId, slugParam, text } from './api/route';
+import { defineRoute } from './api/route';
+import { rowId, slugParam, text } from './api/fields';
 import { limits } from './limits';
 
 /** Strings of the users, groups, settings, branding and export screens. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, slugParam, text } from './api/route';
+import { defineRoute } from './api/route';
+import { slugParam, text } from './api/fields';
 
 /** A grant to download the whole package as one tar. */
 export const packageDownloadGrant = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, idParam, rowId, slugParam, text } from './api/route';
+import { defineRoute } from './api/route';
+import { idParam, rowId, slugParam, text } from './api/fields';
 import { adminMessages } from './contracts';
 
 /** Row ids named in a request: bounded, so an absurd number is a 400 and never a query error. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, int32Max, rowId, slugParam, text } from './api/route';
+import { defineRoute } from './api/route';
+import { int32Max, rowId, slugParam, text } from './api/fields';
 import { fileFolderClash, isPackagePath, packagePathMax } from './package-paths';
 
 export { cleanObjectName, fileFolderClash, isPackagePath } from './package-paths';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { defineRoute, slugParam, text } from './api/route';
+import { defineRoute } from './api/route';
+import { slugParam, text } from './api/fields';
 import { limits } from './limits';
+import { pinMessages } from './pin-messages';
 
 /** How long a PIN works after it was sent; only the last one sent works. */
 export const PIN_TTL_SECONDS = 10 * 60;
@@ -11,19 +13,6 @@ export const PIN_LOCK_SECONDS = 15 * 60;
 /** The PIN dialog's states, as the client tracks them. */
 export const pinStates = ['UNKNOWN', 'FAILED_TO_SEND_PIN', 'PIN_IS_NOT_VALID', 'OK'] as const;
 export type PinState = (typeof pinStates)[number];
-
-/** What the PIN calls answer in `detail.error`, and the texts the dialog falls back to. */
-export const pinMessages = {
-  sendFailed: 'Sorry we had problems sending you a pin code',
-  sendFailedDefault: 'Failed to send PIN',
-  notValid: 'Sorry the PIN entered is not valid',
-  notValidDefault: 'Pin is not Valid',
-  codeFormat: 'Enter the 6 digits of the PIN.',
-  noMobile: 'There is no mobile number for you on this package. Please ask the sender to add one.',
-  notRequired: 'This package does not need a PIN.',
-  tooManySends: 'Too many PIN requests. Please wait a few minutes and try again.',
-  lockedOut: 'Too many wrong PINs. Please wait 15 minutes and request a new one.',
-} as const;
 
 /**
  * The body of a refused PIN call: the client shows `detail.error`. Answered with 502 when the

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, slugParam } from './api/route';
+import { defineRoute } from './api/route';
+import { slugParam } from './api/fields';
 
 /**
  * Someone a sender may send to, named as the contract knows them; `mobile` is the contract's

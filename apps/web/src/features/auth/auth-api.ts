@@ -1,5 +1,5 @@
 // The accounts area of the route table, not the whole table: the login page loads this file, and
-// the rest of the table (with its schemas) stays with the screens that use it.
+// the other areas stay with the screens that call them.
 import { accountRoutes, type User } from '@filerunner/protocol';
 import { apiSlice, mutation, query } from '../../app/api';
 import { resetClientState } from '../../app/reset';
