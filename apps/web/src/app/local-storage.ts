@@ -26,4 +26,6 @@ export const storageKeys = {
   selectedContract: 'filerunner.selectedContract',
   /** The last filename constraints served, used when they cannot be fetched. */
   constraints: 'filerunner.constraints',
+  /** The hidden settings dialog's choices (features/hidden-settings). */
+  hiddenSettings: 'filerunner.hiddenSettings',
 } as const;

@@ -14,6 +14,7 @@ import {
 } from '@filerunner/protocol';
 import { storeAnswering } from '../../app/test-support/api-store';
 import { initialAuthState } from '../auth/auth-slice';
+import { resetHiddenSettings, updateHiddenSettings } from '../hidden-settings/hidden-settings';
 import { projectsApi } from '../projects/projects-api';
 import type { UploadController, UploadToStart } from '../transfers/upload-controller';
 import { SharePage } from './SharePage';
@@ -200,6 +201,25 @@ describe('the Share screen', () => {
     expect(nameField()).toHaveProperty('value', '');
     expect(status()).toBe(sendMessages.selectRecipients);
     expect(screen.queryByTestId('selected-file-count')).toBeNull();
+  });
+
+  it('sends with the hidden settings over the project’s: slabs and the workers set there', async () => {
+    updateHiddenSettings({ alwaysUseSlabFiles: true, uploadWorkers: 9 });
+    try {
+      const { started } = await openShare();
+      await chooseRita();
+      addFiles('a.dpx', 'b.dpx');
+      fireEvent.change(nameField(), { target: { value: 'Frames' } });
+      await waitFor(() => expect(sendButton()).toHaveProperty('disabled', false));
+      fireEvent.click(sendButton());
+
+      await waitFor(() => expect(started).toHaveLength(1));
+      expect(started[0]!.workers).toBe(9);
+      expect(started[0]!.plan.slabs).toHaveLength(1);
+      expect(started[0]!.plan.batches).toHaveLength(0);
+    } finally {
+      resetHiddenSettings();
+    }
   });
 
   it('opens the problem-files dialog for a name recipients’ systems may refuse', async () => {

@@ -9,6 +9,11 @@ import Typography from '@mui/material/Typography';
 import { intendedFilesOf } from '@filerunner/transfer';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useFilesystemConstraints } from '../filesystem/filesystem-api';
+import {
+  uploadWorkersOf,
+  useHiddenSettings,
+  usesSlabFiles,
+} from '../hidden-settings/hidden-settings';
 import { contractSelected } from '../projects/projects-slice';
 import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 import { AccessPeriodFields } from './AccessPeriodFields';
@@ -35,9 +40,10 @@ export function SharePage() {
   const now = useNow();
   const { form, change, reset } = useShareForm(contract?.slug ?? null);
   const { constraints } = useFilesystemConstraints();
+  const hidden = useHiddenSettings();
   const files = useFileSelection({
     constraints,
-    useSlabFiles: contract?.settings.use_slab_files ?? false,
+    useSlabFiles: usesSlabFiles(hidden, contract?.settings),
   });
   const recipients = useRecipientsQuery(contract ? { params: { slug: contract.slug } } : skipToken);
   const { send, sending, failure } = useSendPackage();
@@ -59,7 +65,7 @@ export function SharePage() {
       body: createPackageBody(form, contract, intendedFilesOf(files.plan)),
       plan: files.plan,
       picked: handlesToKeep(files.selection),
-      workers: contract.settings.number_of_upload_workers,
+      workers: uploadWorkersOf(hidden, contract.settings),
     });
     if (!pkg) return;
     setSent({ id: pkg.slug, name: pkg.name });

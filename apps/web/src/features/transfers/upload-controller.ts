@@ -48,7 +48,7 @@ export interface UploadToStart {
   plan: UploadPlan;
   /** The handles the files were picked through; empty for files from an `<input>`. */
   picked: readonly PickedHandle[];
-  /** The contract's `number_of_upload_workers`. */
+  /** The hidden setting's upload workers when set, else the contract's. */
   workers: number;
 }
 
