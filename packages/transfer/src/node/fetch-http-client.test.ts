@@ -1,4 +1,5 @@
-import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,14 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'fr-fetch-'));
   server = createServer((request, response) => {
     const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      // A slow reader: the client's writes wait in its socket rather than leave at once.
+      if (request.url === '/slow') {
+        request.pause();
+        setTimeout(() => request.resume(), 1);
+      }
+    });
     request.on('end', () => {
       received.push({
         method: request.method!,
@@ -46,26 +54,49 @@ afterAll(async () => {
 const http = new FetchHttpClient();
 const last = () => received[received.length - 1]!;
 
+/** The names of the files this process holds open (Linux). */
+function openFiles() {
+  return readdirSync('/proc/self/fd').map((fd) => {
+    try {
+      return path.basename(readlinkSync(`/proc/self/fd/${fd}`));
+    } catch {
+      return ''; // closed meanwhile (the descriptor readdir itself used)
+    }
+  });
+}
+
 describe('FetchHttpClient', () => {
   it('streams a slice of a file with its length, telling progress up to the last byte', async () => {
-    const bytes = Buffer.alloc(3_000_000, 7);
-    bytes.write('start', 10);
+    // Every byte differs from its neighbours', so a chunk sent from a stale buffer shows.
+    const bytes = Buffer.alloc(24_000_000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + (i >> 12)) & 0xff;
     await writeFile(path.join(dir, 'clip.mov'), bytes);
     const source = await fileSource(path.join(dir, 'clip.mov'), 'clip.mov');
     const progress: number[] = [];
     const response = await http.request({
       method: 'PUT',
-      url: `${base}/object`,
-      body: source.slice(10, 2_000_010),
+      url: `${base}/slow`,
+      body: source.slice(10, 20_000_010),
       onUploadProgress: (sent) => progress.push(sent),
     });
     expect(response.status).toBe(201);
     expect(response.header('etag')).toBe('"abc"');
     expect(await response.text()).toBe('ok');
-    expect(last().headers['content-length']).toBe('2000000');
-    expect(last().body.equals(bytes.subarray(10, 2_000_010))).toBe(true);
+    expect(last().headers['content-length']).toBe('20000000');
+    expect(last().body.equals(bytes.subarray(10, 20_000_010))).toBe(true);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    expect(progress[progress.length - 1]).toBe(2_000_000);
+    expect(progress[progress.length - 1]).toBe(20_000_000);
+  });
+
+  it('fails a PUT of a file edited since it was picked, so storage never gets a mix', async () => {
+    await writeFile(path.join(dir, 'edited.mov'), Buffer.alloc(3_000_000, 1));
+    const source = await fileSource(path.join(dir, 'edited.mov'), 'edited.mov');
+    await writeFile(path.join(dir, 'edited.mov'), Buffer.alloc(3_000_000, 2));
+    const before = received.length;
+    await expect(
+      http.request({ method: 'PUT', url: `${base}/object`, body: source.slice(0, 3_000_000) }),
+    ).rejects.toThrow();
+    expect(received.length).toBe(before);
   });
 
   it('sends a form with its fields first and files as parts a multipart parser reads', async () => {
@@ -125,5 +156,30 @@ describe('FetchHttpClient', () => {
     });
     controller.abort(new Error('paused'));
     await expect(pending).rejects.toThrow('paused');
+  });
+
+  it('stops sending a body when aborted, failing with the reason', async () => {
+    await writeFile(path.join(dir, 'long.mov'), Buffer.alloc(20_000_000, 3));
+    const source = await fileSource(path.join(dir, 'long.mov'), 'long.mov');
+    const controller = new AbortController();
+    const progress: number[] = [];
+    let whileSending: string[] = [];
+    const pending = http.request({
+      method: 'PUT',
+      url: `${base}/never`,
+      body: source.slice(0, source.size),
+      signal: controller.signal,
+      onUploadProgress: (sent) => {
+        progress.push(sent);
+        if (progress.length > 1) return;
+        whileSending = openFiles();
+        controller.abort(new Error('paused'));
+      },
+    });
+    await expect(pending).rejects.toThrow('paused');
+    expect(progress.at(-1)).toBeLessThan(source.size);
+    // And the file is let go: a paused upload holds no file open.
+    expect(whileSending).toContain('long.mov');
+    await expect.poll(() => openFiles(), { timeout: 2000 }).not.toContain('long.mov');
   });
 });

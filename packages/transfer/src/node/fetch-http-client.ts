@@ -1,11 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import type { FormBody, HttpClient, HttpRequest, HttpResponse } from '../core/ports';
+import { uploadBody } from './body-upload';
 
 /**
- * The engine's HTTP client on Node's global fetch (undici). Blob bodies stream from where they
- * live (a file on disk for `fs.openAsBlob`), through a counter when the caller wants upload
- * progress; forms are written as a multipart Blob of the same parts, so a FormPost of ten files
- * is never held in memory either.
+ * The engine's HTTP client on Node: calls on the global fetch (undici), and bodies of bytes on
+ * node:http (see `uploadBody`), read from where they live (a file on disk in large reads, see
+ * `blobChunks`) and counted for upload progress; forms are written as a multipart Blob of the
+ * same parts, so a FormPost of ten files is never held in memory either.
  */
 export class FetchHttpClient implements HttpClient {
   async request(request: HttpRequest): Promise<HttpResponse> {
@@ -25,17 +26,27 @@ export class FetchHttpClient implements HttpClient {
         : undefined;
     try {
       const headers: Record<string, string> = { ...request.headers };
-      const body = bodyOf(request, headers);
+      const { method, body } = request;
+      if (body !== undefined && !('json' in body)) {
+        return await uploadBody(request.url, {
+          method,
+          headers,
+          body: bytesOf(body, headers),
+          signal: controller.signal,
+          onProgress: request.onUploadProgress,
+        });
+      }
+      if (body) headers['content-type'] ??= 'application/json';
       const response = await fetch(request.url, {
-        method: request.method,
+        method,
         headers,
-        ...body,
+        ...(body ? { body: JSON.stringify(body.json) } : {}),
         signal: controller.signal,
       });
       // Read at once: the answers the engine gets are short, and an unread body holds the
       // connection until it is collected.
       const bytes =
-        request.method === 'HEAD' ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
+        method === 'HEAD' ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
       return {
         status: response.status,
         header: (name) => response.headers.get(name),
@@ -48,37 +59,12 @@ export class FetchHttpClient implements HttpClient {
   }
 }
 
-function bodyOf(request: HttpRequest, headers: Record<string, string>): RequestInit {
-  const { body } = request;
-  if (body === undefined) return {};
-  if ('json' in body) {
-    headers['content-type'] ??= 'application/json';
-    return { body: JSON.stringify(body.json) };
-  }
-  let blob: Blob;
-  if (body instanceof Blob) blob = body;
-  else {
-    const form = multipartBlob(body);
-    headers['content-type'] = form.contentType;
-    blob = form.blob;
-  }
-  if (!request.onUploadProgress) return { body: blob };
-  // A stream body loses the length, so it is given explicitly (undici sends it, not chunks).
-  headers['content-length'] = String(blob.size);
-  return { body: countedStream(blob, request.onUploadProgress), duplex: 'half' } as RequestInit;
-}
-
-function countedStream(blob: Blob, onProgress: (sentBytes: number) => void) {
-  let sent = 0;
-  return blob.stream().pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        sent += chunk.byteLength;
-        controller.enqueue(chunk);
-        onProgress(sent);
-      },
-    }),
-  );
+/** A body of bytes as one Blob: itself, or a form written as multipart. */
+function bytesOf(body: Blob | FormBody, headers: Record<string, string>): Blob {
+  if (body instanceof Blob) return body;
+  const form = multipartBlob(body);
+  headers['content-type'] = form.contentType;
+  return form.blob;
 }
 
 /** `"` and line breaks in a part's name or filename, escaped as browsers do (HTML's form encoding). */

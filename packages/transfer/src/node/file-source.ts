@@ -2,12 +2,14 @@ import { openAsBlob } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ByteSource } from '../core/ports';
+import { fileSlice } from './file-reads';
 
 /**
  * A file on disk as the engine's byte source. `fs.openAsBlob` gives a Blob backed by the file:
  * slices of it, and Blobs composed of those slices (a slab, a multipart form), read from disk
  * only when sent, and reading fails if the file changed since it was opened (so a file edited
- * mid-upload fails rather than sends a mix). No descriptor stays open meanwhile.
+ * mid-upload fails rather than sends a mix). No descriptor stays open meanwhile. The slices are
+ * known as the file's (`fileSlice`), so the Node ports send and hash them in large reads.
  */
 export async function fileSource(filePath: string, packagePath: string): Promise<ByteSource> {
   const info = await stat(filePath);
@@ -17,7 +19,7 @@ export async function fileSource(filePath: string, packagePath: string): Promise
     path: packagePath,
     size: blob.size,
     lastModified: Math.floor(info.mtimeMs),
-    slice: (start, end) => blob.slice(start, end),
+    slice: (start, end) => fileSlice(blob.slice(start, end), filePath, info, start),
   };
 }
 
