@@ -145,7 +145,11 @@ export const memberships = pgTable(
     activeSince: timestamp({ withTimezone: true }),
     createdAt: now(),
   },
-  (t) => [uniqueIndex('memberships_contract_user').on(t.contractId, t.userId)],
+  (t) => [
+    uniqueIndex('memberships_contract_user').on(t.contractId, t.userId),
+    // Every signed-in request reads its caller's memberships by user.
+    index('memberships_user').on(t.userId),
+  ],
 );
 
 export const groups = pgTable('groups', {
@@ -168,7 +172,11 @@ export const groupMembers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.groupId, t.userId] })],
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.userId] }),
+    // The caller's group names, read with every signed-in request.
+    index('group_members_user').on(t.userId),
+  ],
 );
 
 export interface OutboxMail {
