@@ -2,6 +2,10 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
 import { precompress } from './build/precompress.ts';
+// browserProtocol reads the protocol package's TypeScript sources while the config loads, so the
+// scripts load this config with Vite's module runner (`--configLoader runner`), which resolves
+// them as it does the app's modules; the default loader bundles the config and warns about each
+// of their extensionless imports.
 import { browserProtocol } from './build/browser-protocol.ts';
 
 // The API server of `npm start`; the dev server forwards API and storage calls to it so that the

@@ -48,9 +48,13 @@ const run = promisify(execFile);
 /** A build of apps/web in `outDir`, as `npm run build` makes it (precompressed copies included). */
 async function buildWeb(outDir: string): Promise<void> {
   log(`building the web app into ${outDir}`);
-  await run('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir'], {
-    cwd: path.join(REPO, 'apps/web'),
-  });
+  await run(
+    'npx',
+    ['vite', 'build', '--configLoader', 'runner', '--outDir', outDir, '--emptyOutDir'],
+    {
+      cwd: path.join(REPO, 'apps/web'),
+    },
+  );
 }
 
 /** The scripts index.html loads at once (entry and module preloads), raw and as brotli/gzip. */
