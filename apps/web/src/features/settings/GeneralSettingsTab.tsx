@@ -71,8 +71,20 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
   const toast = useToast();
   const [saveSettings] = useSaveContractSettingsMutation();
   const saved = contract.settings;
-  // While a switch's save is in flight it shows what the admin asked for.
+  // A switch shows what the admin asked for until the cached project carries it: the save's
+  // answer reaches the cache a moment after the call returns, and in between the switch would
+  // flick back to the old value. Settled entries are dropped when the saved settings change
+  // (adjusted while rendering, as React advises for state that follows a prop).
   const [pending, setPending] = useState<Partial<Record<SwitchKey, boolean>>>({});
+  const [pendingAgainst, setPendingAgainst] = useState(saved);
+  if (pendingAgainst !== saved) {
+    setPendingAgainst(saved);
+    setPending((asked) =>
+      Object.fromEntries(
+        Object.entries(asked).filter(([key, value]) => saved[key as SwitchKey] !== value),
+      ),
+    );
+  }
   const [form, setForm] = useState<SettingsForm>(() => formOf(contract));
   const [attempted, setAttempted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
@@ -89,8 +101,7 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
       toast({ severity: 'success', message: settingsMessages.updated });
     } catch {
       toast({ severity: 'error', message: settingsMessages.saveFailed });
-    } finally {
-      setPending(({ [key]: _done, ...rest }) => rest);
+      setPending(({ [key]: _refused, ...rest }) => rest);
     }
   };
 
