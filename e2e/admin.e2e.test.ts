@@ -3,13 +3,11 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import {
   addMember,
   apiLogin,
-  assertWebAppBuilt,
   DEMO_PASSWORD,
-  launchBrowser,
-  prepareSite,
   readMails,
   runAdmin,
-  startServer,
+  startProduct,
+  stopProduct,
   waitForMail,
   waitForMailLink,
   type ApiSession,
@@ -32,19 +30,13 @@ let page: Page;
 let admin: ApiSession;
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  site = await prepareSite();
-  server = await startServer(site);
-  browser = await launchBrowser();
+  ({ site, server, browser } = await startProduct());
   page = await freshPage(browser);
   await logIn(page, server.url, 'admin@example.com', DEMO_PASSWORD);
   admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopProduct({ server, browser }));
 
 const userRow = (email: string) => page.getByTestId('user-row').filter({ hasText: email });
 const dialog = () => page.getByRole('dialog');

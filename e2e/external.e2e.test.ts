@@ -7,11 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   apiLogin,
-  assertWebAppBuilt,
   DEMO_PASSWORD,
-  launchBrowser,
-  prepareSite,
-  startServer,
+  startProduct,
+  stopProduct,
   type RunningServer,
   type Site,
 } from './harness';
@@ -31,10 +29,7 @@ let link: string;
 let sentFiles: Record<string, string>;
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  site = await prepareSite();
-  server = await startServer(site);
-  browser = await launchBrowser();
+  ({ site, server, browser } = await startProduct());
   scratch = await mkdtemp(path.join(tmpdir(), 'filerunner-external-'));
   const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
   await admin.call('POST', '/contracts/demo/settings/', {
@@ -45,8 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await stopProduct({ server, browser });
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 

@@ -189,6 +189,36 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** A browser test file's product: a fresh site, its server and Debian's Chromium. */
+export interface Product {
+  site: Site;
+  server: RunningServer;
+  browser: Browser;
+}
+
+/**
+ * Checks the web app is built, then starts the product on a fresh site (`env` as `prepareSite`
+ * takes it) and a Chromium: what each browser test file does before its tests. A server already
+ * running when the browser fails to launch is stopped again.
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<Product> {
+  assertWebAppBuilt();
+  const site = await prepareSite(env);
+  const server = await startServer(site);
+  try {
+    return { site, server, browser: await launchBrowser() };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/** Stops what `startProduct` started; nothing is there when it failed. */
+export async function stopProduct(product: Partial<Product>): Promise<void> {
+  await product.browser?.close();
+  await product.server?.stop();
+}
+
 /**
  * The API as the web app calls it (JSON, the client-version header, the session cookie), for
  * setting up what a test needs without clicking through screens that other tests cover.

@@ -1,15 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import {
-  apiLogin,
-  assertWebAppBuilt,
-  DEMO_PASSWORD,
-  launchBrowser,
-  prepareSite,
-  startServer,
-  type RunningServer,
-  type Site,
-} from './harness';
+import { apiLogin, DEMO_PASSWORD, startProduct, stopProduct, type RunningServer } from './harness';
 import { freshPage, logIn, see } from './pages';
 
 // FileRunner Settings, the hidden dialog (Alt+Shift+C): it opens on any page, signed in or not,
@@ -18,21 +9,14 @@ import { freshPage, logIn, see } from './pages';
 
 const SENDER = 'sender@example.com';
 
-let site: Site;
 let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  site = await prepareSite();
-  server = await startServer(site);
-  browser = await launchBrowser();
+  ({ server, browser } = await startProduct());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopProduct({ server, browser }));
 
 const settingsDialog = (page: Page) => page.getByRole('dialog', { name: 'FileRunner Settings' });
 const slabSwitch = (page: Page) =>

@@ -9,15 +9,13 @@ import {
 } from '@filerunner/transfer/node';
 import {
   apiLogin,
-  assertWebAppBuilt,
   DEMO_PASSWORD,
-  launchBrowser,
-  prepareSite,
   readMails,
-  startServer,
+  startProduct,
+  stopProduct,
+  waitForMailLink,
   type RunningServer,
   type Site,
-  waitForMailLink,
 } from './harness';
 import { freshPage, logIn, see } from './pages';
 
@@ -108,17 +106,11 @@ async function downloadBy(page: Page, button: string) {
 }
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  site = await prepareSite();
-  server = await startServer(site);
-  browser = await launchBrowser();
+  ({ site, server, browser } = await startProduct());
   slug = await sendPackage();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopProduct({ server, browser }));
 
 describe('receiving a package', () => {
   it('reaches the Inbox: the recipient opens it and downloads a file and the whole package', async () => {

@@ -3,15 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, WebSocket } from 'playwright-core';
-import {
-  assertWebAppBuilt,
-  DEMO_PASSWORD,
-  launchBrowser,
-  prepareSite,
-  startServer,
-  type RunningServer,
-  type Site,
-} from './harness';
+import { DEMO_PASSWORD, startProduct, stopProduct, type RunningServer } from './harness';
 import { freshPage, logIn } from './pages';
 
 // The demo recipient has the app open while the demo sender sends a package on the Share
@@ -20,22 +12,17 @@ import { freshPage, logIn } from './pages';
 const SENDER = 'sender@example.com';
 const RECIPIENT = 'recipient@example.com';
 
-let site: Site;
 let server: RunningServer;
 let browser: Browser;
 let folders: string;
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  site = await prepareSite();
-  server = await startServer(site);
-  browser = await launchBrowser();
+  ({ server, browser } = await startProduct());
   folders = await mkdtemp(path.join(tmpdir(), 'filerunner-realtime-'));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await stopProduct({ server, browser });
   if (folders) await rm(folders, { recursive: true, force: true });
 });
 

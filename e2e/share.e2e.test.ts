@@ -6,12 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   apiLogin,
-  assertWebAppBuilt,
   DEMO_PASSWORD,
-  launchBrowser,
-  prepareSite,
   readMails,
-  startServer,
+  startProduct,
+  stopProduct,
   waitForMailLink,
   type ApiSession,
   type RunningServer,
@@ -35,10 +33,7 @@ let admin: ApiSession;
 let folders: string;
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  site = await prepareSite();
-  server = await startServer(site);
-  browser = await launchBrowser();
+  ({ site, server, browser } = await startProduct());
   admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
   folders = await mkdtemp(path.join(tmpdir(), 'filerunner-share-'));
 });
@@ -51,8 +46,7 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await stopProduct({ server, browser });
   if (folders) await rm(folders, { recursive: true, force: true });
 });
 

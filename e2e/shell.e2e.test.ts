@@ -3,11 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import {
   addMember,
   apiLogin,
-  assertWebAppBuilt,
   DEMO_PASSWORD,
-  launchBrowser,
-  prepareSite,
-  startServer,
+  startProduct,
+  stopProduct,
   type RunningServer,
   type Site,
 } from './harness';
@@ -19,16 +17,10 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  site = await prepareSite();
-  server = await startServer(site);
-  browser = await launchBrowser();
+  ({ site, server, browser } = await startProduct());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopProduct({ server, browser }));
 
 async function signedIn(email: string): Promise<Page> {
   const page = await freshPage(browser);

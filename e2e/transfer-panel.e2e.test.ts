@@ -3,11 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   apiLogin,
-  assertWebAppBuilt,
   DEMO_PASSWORD,
-  launchBrowser,
-  prepareSite,
-  startServer,
+  startProduct,
+  stopProduct,
   waitForMail,
   type RunningServer,
   type Site,
@@ -28,18 +26,12 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  site = await prepareSite({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` });
-  server = await startServer(site);
-  browser = await launchBrowser();
+  ({ site, server, browser } = await startProduct({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` }));
   const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
   await admin.call('POST', '/contracts/demo/settings/', { number_of_upload_workers: 1 });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopProduct({ server, browser }));
 
 /** The bytes of a file named `name`; the page writes the same (see `folderToPick`). */
 function patternOf(name: string, size: number): Uint8Array {

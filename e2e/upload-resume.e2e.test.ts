@@ -6,12 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   apiLogin,
-  assertWebAppBuilt,
   DEMO_PASSWORD,
-  launchBrowser,
-  prepareSite,
   readMails,
-  startServer,
+  startProduct,
+  stopProduct,
   waitForMailLink,
   type RunningServer,
   type Site,
@@ -35,18 +33,14 @@ let browser: Browser;
 let disk: string;
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  site = await prepareSite({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` });
-  server = await startServer(site);
-  browser = await launchBrowser();
+  ({ site, server, browser } = await startProduct({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` }));
   const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
   await admin.call('POST', '/contracts/demo/settings/', { number_of_upload_workers: 1 });
   disk = await mkdtemp(path.join(tmpdir(), 'filerunner-resume-'));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  await stopProduct({ server, browser });
   if (disk) await rm(disk, { recursive: true, force: true });
 });
 
