@@ -52,6 +52,34 @@ describe('the shell', () => {
     await see(page, 'My Account');
   });
 
+  it('opens /login from a link with the form alone, then the app in the same page', async () => {
+    const page = await freshPage(browser);
+    let scriptBytes = 0;
+    const scripts: string[] = [];
+    page.on('requestfinished', (request) => {
+      if (request.resourceType() !== 'script') return;
+      scripts.push(new URL(request.url()).pathname);
+      void request.sizes().then(({ responseBodySize }) => (scriptBytes += responseBodySize));
+    });
+    await page.goto(`${server.url}/login?next=%2Fsent`);
+    await field(page, 'Email').waitFor();
+    await page.waitForLoadState('networkidle');
+    // The sign-in form's scripts only, as the server sends them (compressed): a link opened on a
+    // slow line shows the form sooner.
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scriptBytes).toBeLessThanOrEqual(120_000);
+
+    // The page stays the same page: the app loads into it, without a reload.
+    await page.evaluate(() => Object.assign(window, { loginPageMark: true }));
+    await field(page, 'Email').fill('sender@example.com');
+    await field(page, 'Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/sent');
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await page.evaluate(() => 'loginPageMark' in window)).toBe(true);
+    expect(scriptBytes).toBeGreaterThan(120_000);
+  });
+
   it('shows a receive-only user only what they may use', async () => {
     const page = await signedIn('recipient@example.com');
     expect(location(page)).toBe('/inbox');

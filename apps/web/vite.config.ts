@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
+import { appPages, pageInputs } from './build/pages.ts';
 import { precompress } from './build/precompress.ts';
 // browserProtocol reads the protocol package's TypeScript sources while the config loads, so the
 // scripts load this config with Vite's module runner (`--configLoader runner`), which resolves
@@ -13,12 +14,14 @@ import { browserProtocol } from './build/browser-protocol.ts';
 const apiServer = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [browserProtocol(), react(), precompress()],
+  plugins: [appPages(), browserProtocol(), react(), precompress()],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     rolldownOptions: {
+      // The login and external package pages are built apart from the app (build/pages.ts).
+      input: pageInputs,
       output: {
         // Libraries that change with upgrades only, apart from our code that changes with every
         // release: after a deploy, a returning browser still has them cached under their hash.
@@ -26,8 +29,10 @@ export default defineConfig({
           groups: [
             {
               name: 'react',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
             },
+            // Apart from React: the login page has no router.
+            { name: 'router', test: /node_modules[\\/]react-router[\\/]/ },
             {
               name: 'data',
               test: /node_modules[\\/](@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store|@standard-schema)[\\/]/,

@@ -13,7 +13,11 @@ import { DAY, IMMUTABLE, REVALIDATE } from './http/web-app';
 // API answers compressed, and the transfer streams (tars, objects) sent exactly as stored.
 
 const SCRIPT = `export const hello = ${JSON.stringify('hello '.repeat(2000))};\n`;
-const HTML = `<!doctype html><html lang="en"><title>FileRunner</title>${' '.repeat(2000)}</html>`;
+const page = (title: string) =>
+  `<!doctype html><html lang="en"><title>${title}</title>${' '.repeat(2000)}</html>`;
+const HTML = page('FileRunner');
+const LOGIN_HTML = page('FileRunner login');
+const EXTERNAL_HTML = page('FileRunner package');
 
 let server: TestServer;
 let fx: Awaited<ReturnType<typeof contractFixture>>;
@@ -26,6 +30,8 @@ beforeAll(async () => {
     await writeFile(path.join(dist, `${name}.gz`), gzipSync(text));
   };
   await write('index.html', HTML);
+  await write('login.html', LOGIN_HTML);
+  await write('external.html', EXTERNAL_HTML);
   await write('assets/index-Ab12Cd34.js', SCRIPT);
   await writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   server = await startTestServer({ WEB_DIST: dist });
@@ -73,7 +79,25 @@ describe('the built web app', () => {
     expect(brotliDecompressSync(fallback.rawPayload).toString()).toBe(HTML);
   });
 
-  it('answers a second visit with 304 for index.html, by its validator', async () => {
+  it('sends the login and external package links their own pages, without the app', async () => {
+    const expected: [string, string][] = [
+      ['/login', LOGIN_HTML],
+      ['/login?next=%2Fsent', LOGIN_HTML],
+      ['/login/', HTML],
+      ['/inbox/external/abc?key=k', EXTERNAL_HTML],
+      ['/inbox/abc', HTML],
+    ];
+    for (const [url, html] of expected) {
+      const response = await get(url, { 'accept-encoding': 'br' });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBe(REVALIDATE);
+      expect(brotliDecompressSync(response.rawPayload).toString(), url).toBe(html);
+    }
+    const direct = await get('/login.html');
+    expect(direct.headers['cache-control']).toBe(REVALIDATE);
+  });
+
+  it('answers a second visit with 304 for the page, by its validator', async () => {
     const first = await get('/login', { 'accept-encoding': 'br' });
     const again = await get('/login', {
       'accept-encoding': 'br',

@@ -95,7 +95,7 @@ export const routes: RouteObject[] = [
       { path: 'error', element: <ErrorPage /> },
       {
         path: 'inbox/external/:slug?',
-        ...page(() => import('../features/external/ExternalPackagePage'), 'ExternalPackagePage'),
+        ...page(() => import('../features/external/ExternalPackageRoute'), 'ExternalPackageRoute'),
       },
       { path: 'debug', ...page(() => import('../features/debug/DebugPage'), 'DebugPage') },
       { path: 'debug/latency', ...page(() => import('./debug-routes'), 'LatencyTool') },

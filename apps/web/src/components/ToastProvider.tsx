@@ -1,8 +1,10 @@
-import { useCallback, useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
-import { limits } from '@filerunner/protocol';
+import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import { ToastContext, type Toast } from './toast-context';
+
+// The snackbar's code comes with the first toast: most pages open without one.
+const ToastSnackbar = lazy(async () => ({
+  default: (await import('./ToastSnackbar')).ToastSnackbar,
+}));
 
 /** Holds the current toast; it sits above the router so a toast survives a navigation. */
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -12,25 +14,14 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     setToast({ ...next, key: Date.now() });
     setOpen(true);
   }, []);
-  const close = () => setOpen(false);
 
   return (
     <ToastContext.Provider value={show}>
       {children}
       {toast && (
-        <Snackbar
-          key={toast.key}
-          open={open}
-          autoHideDuration={toast.durationMs ?? limits.toastDelayMs}
-          onClose={(_event, reason) => {
-            if (reason !== 'clickaway') close();
-          }}
-          anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        >
-          <Alert severity={toast.severity} variant="filled" onClose={close} role="status">
-            {toast.message}
-          </Alert>
-        </Snackbar>
+        <Suspense fallback={null}>
+          <ToastSnackbar key={toast.key} toast={toast} open={open} onClose={() => setOpen(false)} />
+        </Suspense>
       )}
     </ToastContext.Provider>
   );

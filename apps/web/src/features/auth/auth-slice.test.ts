@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { api, messages, type User } from '@filerunner/protocol';
+import { api, type User } from '@filerunner/protocol';
 import { ApiError } from '../../app/api-client';
 import { resetClientState } from '../../app/reset';
 import { storeAnswering, type Answer } from '../../app/test-support/api-store';
@@ -55,36 +55,17 @@ describe('the signed-in user', () => {
   });
 });
 
-describe('the login form', () => {
-  const credentials = { body: { email: 'a@example.com', password: 'pw' } };
-
-  it('is Loading, then signed in with the user cached, so the shell asks nothing more', async () => {
+describe('signing in inside the app', () => {
+  it('keeps the answer as the signed-in user, so the shell asks nothing more', async () => {
     const { store, asked } = authStore(() => user, null);
-    const result = store.dispatch(authApi.endpoints.authenticate.initiate(credentials));
-    expect(store.getState().auth.status).toBe('Loading');
-    await result;
-    expect(store.getState().auth).toMatchObject({ status: 'Idle', user, signedOut: false });
+    await store.dispatch(
+      authApi.endpoints.authenticate.initiate({ body: { email: 'a@example.com', password: 'pw' } }),
+    );
+    expect(store.getState().auth).toMatchObject({ user, signedOut: false });
     await vi.waitFor(() =>
       expect(authApi.endpoints.getUser.select()(store.getState()).data).toEqual(user),
     );
     expect(asked()).toEqual(['POST /authenticate/']);
-  });
-
-  it('fails with the one message that does not say which field was wrong', async () => {
-    const { store } = authStore(throwing(failure(400, { detail: 'Wrong password.' })), null);
-    await store.dispatch(authApi.endpoints.authenticate.initiate(credentials));
-    expect(store.getState().auth).toMatchObject({
-      status: 'Failed',
-      loginError: messages.login.failed,
-      user: null,
-    });
-  });
-
-  it("shows the server's words when there were too many attempts", async () => {
-    const detail = 'Too many attempts. Try again in 15 minutes.';
-    const { store } = authStore(throwing(failure(429, { detail })), null);
-    await store.dispatch(authApi.endpoints.authenticate.initiate(credentials));
-    expect(store.getState().auth.loginError).toBe(detail);
   });
 });
 

@@ -1,19 +1,13 @@
 import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
-import { messages, type User } from '@filerunner/protocol';
-import { asApiError } from '../../app/api-client';
+import type { User } from '@filerunner/protocol';
 import { resetClientState } from '../../app/reset';
 import { profileApi } from '../profile/profile-api';
 import { authApi } from './auth-api';
-
-/** The login form's progress (Idle, Loading, Failed). */
-export type AuthStatus = 'Idle' | 'Loading' | 'Failed';
 
 /** What this side knows of the session; the server's answers themselves live in the API cache. */
 export interface AuthState {
   /** The signed-in user; kept in localStorage so a reload can render at once. */
   user: User | null;
-  status: AuthStatus;
-  loginError: string | null;
   /** Known to be signed out (a sign-out, or the server said so): nobody to ask the server about. */
   signedOut: boolean;
   /** When the session ends, in epoch ms, from the `Expires` header of the latest answer. */
@@ -22,8 +16,6 @@ export interface AuthState {
 
 export const initialAuthState: AuthState = {
   user: null,
-  status: 'Idle',
-  loginError: null,
   signedOut: false,
   sessionExpires: null,
 };
@@ -53,23 +45,8 @@ const authSlice = createSlice({
           state.signedOut = true;
         }
       })
-      .addMatcher(authenticate.matchPending, (state) => {
-        state.status = 'Loading';
-        state.loginError = null;
-      })
       .addMatcher(authenticate.matchFulfilled, (state) => {
-        state.status = 'Idle';
         state.signedOut = false;
-      })
-      .addMatcher(authenticate.matchRejected, (state, action) => {
-        const failed = asApiError(action.payload);
-        state.status = 'Failed';
-        // Too many attempts says for how long, in the server's words; any other failure gets
-        // the one message that does not tell which of email and password was wrong.
-        state.loginError =
-          failed?.status === 429
-            ? (failed.detail ?? messages.login.tooManyAttempts)
-            : messages.login.failed;
       })
       .addMatcher(
         isAnyOf(

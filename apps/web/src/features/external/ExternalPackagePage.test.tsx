@@ -6,7 +6,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { api, inboxMessages, type ExternalPackage } from '@filerunner/protocol';
 import { ApiError } from '../../app/api-client';
 import { storeAnswering } from '../../app/test-support/api-store';
-import { ExternalPackagePage } from './ExternalPackagePage';
+import { ExternalPackageRoute } from './ExternalPackageRoute';
 
 afterEach(cleanup);
 
@@ -46,7 +46,7 @@ function openAt(url: string, answer: () => unknown) {
     <Provider store={store}>
       <MemoryRouter initialEntries={[url]}>
         <Routes>
-          <Route path="/inbox/external/:slug?" element={<ExternalPackagePage />} />
+          <Route path="/inbox/external/:slug?" element={<ExternalPackageRoute />} />
         </Routes>
       </MemoryRouter>
     </Provider>,

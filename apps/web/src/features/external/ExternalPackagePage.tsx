@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { lazy, Suspense, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,7 +17,6 @@ import { Splash } from '../../components/Splash';
 import { useToast } from '../../components/toast-context';
 import { ExpiryChips } from '../packages/ExpiryChips';
 import { formatDateTime, formatExpiry } from '../packages/package-format';
-import { PinDialog } from '../pin/PinDialog';
 import { ExternalFileList } from './ExternalFileList';
 import { useExternalPackageQuery } from './external-api';
 import { useExternalDownloads } from './use-external-downloads';
@@ -30,23 +28,25 @@ export const externalPageText = {
   pinVerified: 'PIN verified: you can download the files now.',
 } as const;
 
+// The PIN dialog's code comes when the recipient asks to unlock: many packages have no PIN, and
+// the page shows sooner without it.
+const PinDialog = lazy(async () => ({ default: (await import('../pin/PinDialog')).PinDialog }));
+
 /** The external page's dates arrive as epoch seconds. */
 const isoOf = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
 /**
  * /inbox/external/:slug?key=…: a package opened by the mailed link, without an account. The key
  * is the credential of every call; a package that asks for a PIN opens its downloads once the
- * PIN texted to the recipient is entered.
+ * PIN texted to the recipient is entered. Without a slug or a key: a package not found.
  */
-export function ExternalPackagePage() {
-  const { slug } = useParams();
-  const [search] = useSearchParams();
-  const key = search.get('key');
-  if (!slug || !key) return <MessagePage title={inboxMessages.notFound} />;
-  return <ExternalPackageScreen slug={slug} accessKey={key} />;
+export function ExternalPackagePage(props: { slug: string; accessKey: string | null }) {
+  const { slug, accessKey } = props;
+  if (!slug || !accessKey) return <MessagePage title={inboxMessages.notFound} />;
+  return <PackageLoader slug={slug} accessKey={accessKey} />;
 }
 
-function ExternalPackageScreen({ slug, accessKey }: { slug: string; accessKey: string }) {
+function PackageLoader({ slug, accessKey }: { slug: string; accessKey: string }) {
   const { data, error, isLoading, refetch } = useExternalPackageQuery({
     params: { slug },
     query: { page: 1, key: accessKey },
@@ -73,6 +73,8 @@ function ExternalPackageView(props: {
 }) {
   const { pkg, accessKey } = props;
   const [pinOpen, setPinOpen] = useState(false);
+  // Mounted from the first unlock on, so that closing it keeps its closing transition.
+  const [pinAsked, setPinAsked] = useState(false);
   const toast = useToast();
   const downloads = useExternalDownloads(pkg.slug, accessKey);
   const canDownload = !pkg.expired && !pkg.locked;
@@ -100,7 +102,10 @@ function ExternalPackageView(props: {
                   variant="outlined"
                   startIcon={<LockIcon />}
                   disabled={pkg.expired}
-                  onClick={() => setPinOpen(true)}
+                  onClick={() => {
+                    setPinAsked(true);
+                    setPinOpen(true);
+                  }}
                 >
                   Unlock with PIN
                 </Button>
@@ -136,17 +141,21 @@ function ExternalPackageView(props: {
           />
         </Paper>
       </Stack>
-      <PinDialog
-        open={pinOpen}
-        slug={pkg.slug}
-        accessKey={accessKey}
-        mobileHint={pkg.mobile_hint}
-        onClose={() => setPinOpen(false)}
-        onVerified={() => {
-          toast({ severity: 'success', message: externalPageText.pinVerified });
-          props.onUnlocked();
-        }}
-      />
+      {pinAsked && (
+        <Suspense fallback={null}>
+          <PinDialog
+            open={pinOpen}
+            slug={pkg.slug}
+            accessKey={accessKey}
+            mobileHint={pkg.mobile_hint}
+            onClose={() => setPinOpen(false)}
+            onVerified={() => {
+              toast({ severity: 'success', message: externalPageText.pinVerified });
+              props.onUnlocked();
+            }}
+          />
+        </Suspense>
+      )}
     </Box>
   );
 }

@@ -5,7 +5,6 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import FileDownload from '@mui/icons-material/FileDownload';
 import type { PackageFile } from '@filerunner/protocol';
@@ -70,18 +69,18 @@ export function PackageFileRow(props: {
       divider={props.divider}
       secondaryAction={
         props.onDownload && (
-          <Tooltip title="Download">
-            <span>
-              <IconButton
-                edge="end"
-                aria-label={`Download ${file.user_path}`}
-                disabled={props.downloadDisabled}
-                onClick={() => props.onDownload?.(file)}
-              >
-                <FileDownload />
-              </IconButton>
-            </span>
-          </Tooltip>
+          // The browser's own tooltip: MUI's, with its popper, adds a tenth to the scripts the
+          // external package page loads first. On the span, so it shows while disabled.
+          <span title="Download">
+            <IconButton
+              edge="end"
+              aria-label={`Download ${file.user_path}`}
+              disabled={props.downloadDisabled}
+              onClick={() => props.onDownload?.(file)}
+            >
+              <FileDownload />
+            </IconButton>
+          </span>
         )
       }
     >

@@ -1,13 +1,12 @@
 import { Outlet } from 'react-router';
-import { HiddenSettingsShortcuts } from '../hidden-settings/HiddenSettingsShortcuts';
 import { UploadGuards } from '../transfers/UploadGuards';
 import { OfflineBanner } from './OfflineBanner';
 import { SessionCountdown } from './SessionCountdown';
 
 /**
- * The root of every page: the page itself, the offline banner, the session countdown, the
- * guards of the page's uploads (they run whichever screen is shown) and the hidden settings'
- * shortcuts.
+ * The root of every page of the app: the page itself, the offline banner, the session countdown
+ * and the guards of the page's uploads (they run whichever screen is shown). The hidden settings'
+ * shortcuts are a level up, in AppFrame, which the login page shares.
  */
 export function AppRoot() {
   return (
@@ -16,7 +15,6 @@ export function AppRoot() {
       <OfflineBanner />
       <SessionCountdown />
       <UploadGuards />
-      <HiddenSettingsShortcuts />
     </>
   );
 }
