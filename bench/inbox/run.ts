@@ -1,29 +1,46 @@
 /**
- * The Inbox and Sent lists of a contract that has sent 100,000 packages: requests per second and
- * latency of `GET /api/packages/received/` and `/api/packages/sent/` at 50 and 200 concurrent
- * clients, beside `/healthcheck` (one query) in the same run, and the plans PostgreSQL chose for
- * the lists' statements (EXPLAIN ANALYZE), so the indexes they use are on record.
+ * The Inbox and Sent lists of a contract that has sent 100,000 packages: requests per second,
+ * latency and CPU per request (the server's and the database's) of `GET /api/packages/received/`
+ * and `/api/packages/sent/` at 50 and 200 concurrent clients, taking turns with `/healthcheck`
+ * (one query) in rounds so that each is compared with the healthcheck of its own round, and the
+ * plans PostgreSQL chose for the lists' statements (EXPLAIN ANALYZE), so the indexes they use are
+ * on record.
  *
- *   node --import tsx bench/inbox/run.ts [--packages 100000] [--seconds 10] [--profile DIR]
+ *   node --import tsx bench/inbox/run.ts [--packages 100000] [--seconds 10] [--rounds 3]
+ *                                        [--connections 50,200] [--only received,sent]
+ *                                        [--profile DIR]
  *
  * The server runs as its own process on the embedded PostgreSQL, or with DATABASE_URL on a
  * scratch database of that server. Prints one JSON document on stdout; progress goes to stderr.
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { sql } from 'drizzle-orm';
-import type pg from 'pg';
+import pg from 'pg';
 import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
 import { buildApp, type BuiltApp } from '../../apps/server/src/app';
 import { loadConfig } from '../../apps/server/src/config';
 import { queryRows } from '../../apps/server/src/db/client';
 import { addMember } from '../../apps/server/src/modules/contracts/contracts.service';
 import { createUser, PASSWORD } from '../../apps/server/test/harness';
-import { hundredths } from '../figures';
-import { benchServerSetting, load, signIn, type Figures } from '../http-load';
+import {
+  benchServerSetting,
+  loadInRounds,
+  signIn,
+  type Call,
+  type CallFigures,
+} from '../http-load';
 import { option } from '../options';
 
 const packageCount = Number(option('packages', '100000'));
 const seconds = Number(option('seconds', '10'));
+/** How many times each call is loaded at each number of clients, the calls taking turns. */
+const rounds = Number(option('rounds', '3'));
+const clientCounts = option('connections', '50,200').split(',').map(Number);
+/**
+ * Some of the calls only (healthcheck, received, sent), e.g. one list alone under `--profile`;
+ * ratios to /healthcheck only when it is one of them.
+ */
+const only = option('only', '').split(',').filter(Boolean);
 /** Where the server writes a CPU profile (`.cpuprofile`) when it stops; none by default. */
 const profileDir = option('profile', '');
 const log = (message: string) => process.stderr.write(`bench/inbox: ${message}\n`);
@@ -109,7 +126,45 @@ async function plansOf(built: BuiltApp, url: string, email: string): Promise<str
   return plans;
 }
 
+/**
+ * The processes whose CPU a request costs: the server's first, then the database's. On the
+ * embedded PostgreSQL those are the server's children; on a PostgreSQL server, the backends
+ * connected to the scratch database (the server's pool and its realtime listener).
+ */
+function databaseProcesses(url: string | undefined, serverTree: () => Promise<number[]>) {
+  if (!url) return serverTree;
+  return async (): Promise<number[]> => {
+    const [server] = await serverTree();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
+      return [server!, ...rows.map((row) => row.pid)];
+    } finally {
+      await client.end();
+    }
+  };
+}
+
+/** The figures of one call, the database's CPU named for both kinds of database. */
+function named(figures: CallFigures, againstHealthcheck: boolean) {
+  const {
+    embedded_database_cpu_us_per_request: database,
+    ratio_to_healthcheck,
+    p99_ratio_to_healthcheck,
+    ...rest
+  } = figures;
+  return {
+    ...rest,
+    ...(database ? { database_cpu_us_per_request: database } : {}),
+    ...(againstHealthcheck ? { ratio_to_healthcheck, p99_ratio_to_healthcheck } : {}),
+  };
+}
+
 async function main(): Promise<void> {
+  const loadAtStart = loadavg();
   const setting = await benchServerSetting('bench-inbox-');
   const { origin, env } = setting;
   try {
@@ -132,36 +187,40 @@ async function main(): Promise<void> {
     const recipient = await signIn(origin, seeded.recipientEmail);
     const sender = await signIn(origin, seeded.senderEmail);
     const query = `?contract_slug=${seeded.contractSlug}`;
-    const calls: Array<[string, string, Record<string, string>]> = [
-      ['healthcheck', '/healthcheck', {}],
-      ['received', `/api/packages/received/${query}`, { cookie: recipient.cookie }],
-      ['sent', `/api/packages/sent/${query}`, { cookie: sender.cookie }],
-    ];
-    const figures: Record<string, Record<string, Figures & { ratio_to_healthcheck?: number }>> = {};
-    for (const connections of [50, 200]) {
-      const round: Record<string, Figures & { ratio_to_healthcheck?: number }> = {};
-      for (const [name, url, headers] of calls) {
-        round[name] = await load(origin + url, headers, { connections, seconds });
-        log(
-          `${connections} clients, ${name}: ${round[name].requests_per_s} req/s, p99 ${round[name].p99_ms} ms`,
-        );
-      }
-      for (const [name, entry] of Object.entries(round)) {
-        if (name !== 'healthcheck') {
-          entry.ratio_to_healthcheck = hundredths(
-            entry.requests_per_s / round.healthcheck!.requests_per_s,
-          );
-        }
-      }
-      figures[`clients_${connections}`] = round;
+    const calls: Call[] = (
+      [
+        ['healthcheck', '/healthcheck', {}],
+        ['received', `/api/packages/received/${query}`, { cookie: recipient.cookie }],
+        ['sent', `/api/packages/sent/${query}`, { cookie: sender.cookie }],
+      ] satisfies Call[]
+    ).filter(([name]) => !only.length || only.includes(name));
+    const processes = databaseProcesses(env.DATABASE_URL, () => setting.processes());
+    const figures: Record<string, Record<string, ReturnType<typeof named>>> = {};
+    for (const connections of clientCounts) {
+      const measured = await loadInRounds(
+        origin,
+        calls,
+        { connections, seconds, rounds, processes },
+        (message) => log(`${connections} clients, ${message}`),
+      );
+      figures[`clients_${connections}`] = Object.fromEntries(
+        Object.entries(measured).map(([name, entry]) => [
+          name,
+          named(entry, calls[0]![0] === 'healthcheck'),
+        ]),
+      );
     }
 
     const output = {
       measured_at: new Date().toISOString(),
-      machine: { cpus: cpus().length, node: process.version },
+      machine: {
+        cpus: cpus().length,
+        node: process.version,
+        load_average: { at_start: loadAtStart, at_end: loadavg() },
+      },
       database: setting.database,
       packages_in_contract: packageCount,
-      method: `autocannon on 127.0.0.1, ${seconds} s per call after 2 s of warm-up, against the server in its own process (LOG_LEVEL info); plans from EXPLAIN ANALYZE of the statements each call ran`,
+      method: `autocannon on 127.0.0.1, ${seconds} s per call after 2 s of warm-up, the calls in turn ${rounds} times over at each number of clients (median, min, max of the rounds; ratios to /healthcheck in the same round), against the server in its own process (LOG_LEVEL info); CPU per request from /proc, the database's being the embedded PostgreSQL's processes or the backends of the scratch database; plans from EXPLAIN ANALYZE of the statements each call ran`,
       ...figures,
       plans,
     };

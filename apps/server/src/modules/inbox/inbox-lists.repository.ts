@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { listCountCap, unseenCountCap } from '@filerunner/protocol';
+import { limits, listCountCap, unseenCountCap } from '@filerunner/protocol';
 import { preparedOnce, type Database } from '../../db/client';
 import {
   contracts,
@@ -16,6 +16,13 @@ import type { PackageView, ReceivedView } from './inbox.views';
 
 // The Inbox and Sent lists, each one prepared statement: the page, its count and (Inbox) the
 // badge's unseen counts come in one round trip, with only the columns the answer shows.
+//
+// PostgreSQL plans a prepared statement afresh on each run until its plan for any values (the
+// generic one) looks no worse than those. A LIMIT or OFFSET it cannot see counts as a tenth of
+// the table there, so it never settles, and planning these statements cost as much as running
+// them (about a millisecond). So the caps and the page size are written into the statements,
+// and the first page, which nearly every call asks for, is a statement without an OFFSET: after
+// a few runs it is planned once per connection. Later pages keep their OFFSET as a parameter.
 
 /** A package's timestamp as whole milliseconds since the epoch, as a JSON number. */
 const epochMs = (column: string) => sql.raw(`floor(extract(epoch from ${column}) * 1000)::int8`);
@@ -88,8 +95,13 @@ const receivedWhere = (byContract: boolean) => sql`r.user_id = ${sql.placeholder
 
 // Counts stop at the protocol's caps: a list needs "more" or not and a number to show, and
 // counting every one of 100,000 packages on each page would cost more than the page itself.
-const COUNT_CAP = listCountCap;
-const UNSEEN_CAP = unseenCountCap;
+const COUNT_CAP = sql.raw(String(listCountCap));
+const UNSEEN_CAP = sql.raw(String(unseenCountCap));
+
+/** Which page a statement reads: the first, or a later one named by its OFFSET. */
+type PageKind = 'first' | 'later';
+const pageKinds = ['first', 'later'] as const;
+const kindOf = (offset: number): PageKind => (offset === 0 ? 'first' : 'later');
 
 // Each statement is read from `users` by the caller's id so that it always answers one row, even
 // for an empty page. Drizzle does not carry a generic selection's types through `from`, so the
@@ -103,6 +115,22 @@ const listStatement = <Columns extends Record<string, SQL>>(name: string, column
       .prepare(name),
   );
 
+/**
+ * A list's statements, with and without the contract filter, for the first and the later pages;
+ * answers the one for a call.
+ */
+function listStatements<S>(
+  statement: (byContract: boolean, kind: PageKind) => (db: Database) => S,
+) {
+  const made = new Map(
+    [false, true].flatMap((byContract) =>
+      pageKinds.map((kind) => [`${byContract} ${kind}`, statement(byContract, kind)] as const),
+    ),
+  );
+  return (db: Database, byContract: boolean, kind: PageKind) =>
+    made.get(`${byContract} ${kind}`)!(db);
+}
+
 /** A list statement's answer: the value of each of its columns. */
 type Answer<Columns> = { [K in keyof Columns]: Columns[K] extends SQL<infer V> ? V : never };
 
@@ -111,20 +139,22 @@ const countedUpToCap = (from: SQL) =>
   sql<number>`(select count(*)::int from (select 1 ${from} limit ${COUNT_CAP}) counted)`;
 
 /**
- * One page of the packages `from` finds (a FROM and WHERE that read the package as `p` and its
- * contract as `c`), newest first, as one JSON array: each row the package's columns and `more`.
+ * One page (`size` packages) of those `from` finds (a FROM and WHERE that read the package as `p`
+ * and its contract as `c`), newest first, as one JSON array: each row the package's columns and
+ * `more`.
  */
-const pageJson = <Row>(more: SQL, from: SQL) =>
+const pageJson = <Row>(size: number, kind: PageKind, more: SQL, from: SQL) =>
   sql<
     Row[]
   >`(select coalesce(json_agg(page.row order by page.sent_at desc, page.id desc), '[]'::json)
     from (select p.sent_at, p.id, json_build_object(${packageJson}, ${more}) as row
       ${from}
       order by p.sent_at desc, p.id desc
-      limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) page)`;
+      limit ${sql.raw(String(size))}
+      ${kind === 'first' ? sql`` : sql`offset ${sql.placeholder('offset')}`}) page)`;
 
-const receivedListStatement = (byContract: boolean) =>
-  listStatement(byContract ? 'received_list_of_contract' : 'received_list', {
+const receivedListStatement = (byContract: boolean, kind: PageKind) =>
+  listStatement(`received_list${byContract ? '_of_contract' : ''}_${kind}`, {
     total: countedUpToCap(sql`from ${packageRecipients} r join ${packages} p on p.id = r.package_id
       where ${receivedWhere(byContract)}`),
     unseen: sql<Array<{ slug: string; n: number }>>`(select coalesce(json_agg(json_build_object(
@@ -139,6 +169,8 @@ const receivedListStatement = (byContract: boolean) =>
       from ${memberships} m join ${contracts} c on c.id = m.contract_id
       where m.user_id = ${sql.placeholder('userId')})`,
     rows: pageJson<ReceivedJson>(
+      limits.receivedPageSize,
+      kind,
       sql`'sender_first_name', s.first_name, 'sender_last_name', s.last_name,
         'sender_email', s.email,
         'seen_at', ${epochMs('r.seen_at')}, 'removed', r.removed, 'downloaded', r.downloaded,
@@ -151,8 +183,7 @@ const receivedListStatement = (byContract: boolean) =>
         where ${receivedWhere(byContract)}`,
     ),
   });
-const receivedList = receivedListStatement(false);
-const receivedListOfContract = receivedListStatement(true);
+const receivedLists = listStatements(receivedListStatement);
 
 interface ReceivedJson extends PackageJson {
   sender_first_name: string | null;
@@ -167,22 +198,23 @@ interface ReceivedJson extends PackageJson {
 }
 
 /**
- * One page of the user's received packages, newest first, how many there are (counted up to
- * `COUNT_CAP`), and their unseen packages per contract slug (counted up to `UNSEEN_CAP`), in the
- * contracts they belong to: ones they may still open (not removed, not expired), which is what
- * the Inbox badge counts. Filtered by contract, the page walks the contract's packages in
- * sending order by index.
+ * One page (`receivedPageSize` from `offset`) of the user's received packages, newest first, how
+ * many there are (counted up to `COUNT_CAP`), and their unseen packages per contract slug
+ * (counted up to `UNSEEN_CAP`), in the contracts they belong to: ones they may still open (not
+ * removed, not expired), which is what the Inbox badge counts. Filtered by contract, the page
+ * walks the contract's packages in sending order by index.
  */
 export async function receivedListOf(
   db: Database,
   userId: number,
   contractSlug: string | undefined,
-  page: { offset: number; limit: number },
+  offset: number,
 ): Promise<{ rows: ReceivedView[]; total: number; unseen: Map<string, number> }> {
-  const [answer] =
-    contractSlug === undefined
-      ? await receivedList(db).execute({ userId, ...page })
-      : await receivedListOfContract(db).execute({ userId, contractSlug, ...page });
+  const [answer] = await receivedLists(db, contractSlug !== undefined, kindOf(offset)).execute({
+    userId,
+    contractSlug,
+    offset,
+  });
   if (!answer) return { rows: [], total: 0, unseen: new Map() };
   return {
     rows: answer.rows.map((row) => ({
@@ -235,17 +267,18 @@ const recipientsJson = sql`(select coalesce(json_agg(json_build_object(
     and ${memberships.userId} = ${users.id}
   where r.package_id = p.id)`;
 
-const sentListStatement = (byContract: boolean) =>
-  listStatement(byContract ? 'sent_list_of_contract' : 'sent_list', {
+const sentListStatement = (byContract: boolean, kind: PageKind) =>
+  listStatement(`sent_list${byContract ? '_of_contract' : ''}_${kind}`, {
     total: countedUpToCap(sql`from ${packages} p where ${sentWhere(byContract)}`),
     rows: pageJson<SentJson>(
+      limits.sentPageSize,
+      kind,
       sql`'recipients', ${recipientsJson}`,
       sql`from ${packages} p join ${contracts} c on c.id = p.contract_id
         where ${sentWhere(byContract)}`,
     ),
   });
-const sentList = sentListStatement(false);
-const sentListOfContract = sentListStatement(true);
+const sentLists = listStatements(sentListStatement);
 
 interface SentJson extends PackageJson {
   recipients: Array<{
@@ -280,21 +313,21 @@ export interface SentListRow extends PackageView {
 }
 
 /**
- * One page of the caller's sent packages (never one still uploading), newest first, with their
- * recipients and downloads, and how many there are (counted up to `COUNT_CAP`). The caller is
- * the sender of each, so `sender` is the caller's own account.
+ * One page (`sentPageSize` from `offset`) of the caller's sent packages (never one still
+ * uploading), newest first, with their recipients and downloads, and how many there are (counted
+ * up to `COUNT_CAP`). The caller is the sender of each, so `sender` is the caller's own account.
  */
 export async function sentListOf(
   db: Database,
   sender: UserRow,
   contractSlug: string | undefined,
-  page: { offset: number; limit: number },
+  offset: number,
 ): Promise<{ rows: SentListRow[]; total: number }> {
-  const userId = sender.id;
-  const [answer] =
-    contractSlug === undefined
-      ? await sentList(db).execute({ userId, ...page })
-      : await sentListOfContract(db).execute({ userId, contractSlug, ...page });
+  const [answer] = await sentLists(db, contractSlug !== undefined, kindOf(offset)).execute({
+    userId: sender.id,
+    contractSlug,
+    offset,
+  });
   if (!answer) return { rows: [], total: 0 };
   const rows = answer.rows.map((row): SentListRow => {
     const downloadsOf = new Map<number, RecipientDownload[]>();

@@ -84,6 +84,23 @@ describe('the Inbox and Sent lists', () => {
     expect(receivedList.packages.find((p) => p.slug === pkg.slug)).toEqual(receivedOne);
   });
 
+  it('answer the same pages once PostgreSQL keeps one plan for their statements', async () => {
+    // It plans a prepared statement for its values five times, then may keep a plan for any
+    // values; the pool hands calls in a row the same connection.
+    const pages = async () =>
+      Promise.all(
+        [
+          as(fx.receiver).get('/api/packages/received/', { contract_slug: fx.contract.slug }),
+          as(fx.receiver).get('/api/packages/received/', { page: 2 }),
+          as(fx.sender).get('/api/packages/sent/', { contract_slug: fx.contract.slug }),
+          as(fx.sender).get('/api/packages/sent/', { page: 2 }),
+        ].map(async (answer) => (await answer).json()),
+      );
+    const first = await pages();
+    expect(first[0].packages.length).toBeGreaterThan(0);
+    for (let call = 0; call < 8; call++) expect(await pages()).toEqual(first);
+  });
+
   it('answer an empty page for a contract slug that names nothing', async () => {
     const received = await as(fx.receiver).get('/api/packages/received/', {
       contract_slug: 'no-such-contract',

@@ -42,7 +42,7 @@ export async function receivedPage(
     ctx.db,
     principal.user.id,
     query.contract_slug,
-    window(page, size),
+    window(page, size).offset,
   );
   const now = new Date();
   return {
@@ -70,7 +70,7 @@ export async function sentPage(
     ctx.db,
     principal.user,
     query.contract_slug,
-    window(query.page, size),
+    window(query.page, size).offset,
   );
   const now = new Date();
   return {
