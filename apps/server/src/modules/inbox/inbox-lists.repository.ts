@@ -139,19 +139,31 @@ const countedUpToCap = (from: SQL) =>
   sql<number>`(select count(*)::int from (select 1 ${from} limit ${COUNT_CAP}) counted)`;
 
 /**
- * One page (`size` packages) of those `from` finds (a FROM and WHERE that read the package as `p`
- * and its contract as `c`), newest first, as one JSON array: each row the package's columns and
- * `more`.
+ * One page (`size` packages) of those `from` finds (a FROM and WHERE that read the package as
+ * `p`), newest first, as one JSON array: each row the package's columns and `more`.
+ *
+ * The page's keys are picked first: each package's sending time and id, and `keys` (more of
+ * `from`'s columns, each named). Only the page's rows are then read again by those keys (the
+ * picked row as `page`, the package as `p`, its contract as `c`, and whatever `join` adds) and
+ * made JSON. PostgreSQL works out each row an OFFSET skips, select list and all: with the JSON
+ * built beside the OFFSET, page 5,000 of Sent made 100,000 packages' JSON with their recipients
+ * (about 2 s).
  */
-const pageJson = <Row>(size: number, kind: PageKind, more: SQL, from: SQL) =>
-  sql<
-    Row[]
-  >`(select coalesce(json_agg(page.row order by page.sent_at desc, page.id desc), '[]'::json)
-    from (select p.sent_at, p.id, json_build_object(${packageJson}, ${more}) as row
-      ${from}
+const pageJson = <Row>(
+  size: number,
+  kind: PageKind,
+  page: { keys: SQL; from: SQL; join: SQL; more: SQL },
+) =>
+  sql<Row[]>`(select coalesce(json_agg(json_build_object(${packageJson}, ${page.more})
+      order by page.sent_at desc, page.id desc), '[]'::json)
+    from (select p.sent_at, p.id ${page.keys}
+      ${page.from}
       order by p.sent_at desc, p.id desc
       limit ${sql.raw(String(size))}
-      ${kind === 'first' ? sql`` : sql`offset ${sql.placeholder('offset')}`}) page)`;
+      ${kind === 'first' ? sql`` : sql`offset ${sql.placeholder('offset')}`}) page
+    join ${packages} p on p.id = page.id
+    join ${contracts} c on c.id = p.contract_id
+    ${page.join})`;
 
 const receivedListStatement = (byContract: boolean, kind: PageKind) =>
   listStatement(`received_list${byContract ? '_of_contract' : ''}_${kind}`, {
@@ -168,20 +180,18 @@ const receivedListStatement = (byContract: boolean, kind: PageKind) =>
       )), '[]'::json)
       from ${memberships} m join ${contracts} c on c.id = m.contract_id
       where m.user_id = ${sql.placeholder('userId')})`,
-    rows: pageJson<ReceivedJson>(
-      limits.receivedPageSize,
-      kind,
-      sql`'sender_first_name', s.first_name, 'sender_last_name', s.last_name,
+    rows: pageJson<ReceivedJson>(limits.receivedPageSize, kind, {
+      keys: sql`, r.id as recipient_id`,
+      from: sql`from ${packageRecipients} r join ${packages} p on p.id = r.package_id
+        where ${receivedWhere(byContract)}`,
+      join: sql`join ${packageRecipients} r on r.id = page.recipient_id
+        left join ${users} s on s.id = p.sender_id`,
+      more: sql`'sender_first_name', s.first_name, 'sender_last_name', s.last_name,
         'sender_email', s.email,
         'seen_at', ${epochMs('r.seen_at')}, 'removed', r.removed, 'downloaded', r.downloaded,
         'pin_required', r.pin_required, 'pin_verified_at', ${epochMs('r.pin_verified_at')},
         'mobile', r.mobile`,
-      sql`from ${packageRecipients} r
-        join ${packages} p on p.id = r.package_id
-        join ${contracts} c on c.id = p.contract_id
-        left join ${users} s on s.id = p.sender_id
-        where ${receivedWhere(byContract)}`,
-    ),
+    }),
   });
 const receivedLists = listStatements(receivedListStatement);
 
@@ -270,13 +280,12 @@ const recipientsJson = sql`(select coalesce(json_agg(json_build_object(
 const sentListStatement = (byContract: boolean, kind: PageKind) =>
   listStatement(`sent_list${byContract ? '_of_contract' : ''}_${kind}`, {
     total: countedUpToCap(sql`from ${packages} p where ${sentWhere(byContract)}`),
-    rows: pageJson<SentJson>(
-      limits.sentPageSize,
-      kind,
-      sql`'recipients', ${recipientsJson}`,
-      sql`from ${packages} p join ${contracts} c on c.id = p.contract_id
-        where ${sentWhere(byContract)}`,
-    ),
+    rows: pageJson<SentJson>(limits.sentPageSize, kind, {
+      keys: sql``,
+      from: sql`from ${packages} p where ${sentWhere(byContract)}`,
+      join: sql``,
+      more: sql`'recipients', ${recipientsJson}`,
+    }),
   });
 const sentLists = listStatements(sentListStatement);
 

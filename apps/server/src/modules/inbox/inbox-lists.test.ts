@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReceivedPage, SentPage } from '@filerunner/protocol';
+import { limits, type ReceivedPage, type SentPage } from '@filerunner/protocol';
 import { caller, contractFixture, startTestServer, type TestServer } from '../../../test/harness';
 import { downloads, packages } from '../../db/schema';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
@@ -99,6 +99,89 @@ describe('the Inbox and Sent lists', () => {
     const first = await pages();
     expect(first[0].packages.length).toBeGreaterThan(0);
     for (let call = 0; call < 8; call++) expect(await pages()).toEqual(first);
+  });
+
+  it('answer later pages with exactly the packages that come there, newest first', async () => {
+    // A contract of its own, so that its lists hold these packages only. Sending times repeat and
+    // run out of creation order: a tie goes to the newer package (higher id).
+    const own = await contractFixture(server);
+    const count = 3 * limits.receivedPageSize + 2;
+    const start = Date.now() - 3_600_000;
+    const made: Array<{ id: number; slug: string; sentAt: number }> = [];
+    for (let i = 0; i < count; i++) {
+      const { pkg } = await createPackage(server, {
+        contractId: own.contract.id,
+        senderId: own.sender.user.id,
+        files: 'none',
+        name: `Later page ${i}`,
+        // Still uploading: on no list, though its time falls among the others.
+        status: i === 7 ? 'uploading' : 'complete',
+      });
+      const sentAt = start + ((i * 17) % 23) * 60_000;
+      await server.ctx.db
+        .update(packages)
+        .set({ sentAt: new Date(sentAt), message: `Message ${i}` })
+        .where(eq(packages.id, pkg.id));
+      const receiver = await addRecipient(server, pkg.id, own.receiver.user, {
+        seenAt: i % 3 === 0 ? new Date(sentAt + 1000) : null,
+        downloaded: i % 4 === 0 ? 'complete' : 'none',
+      });
+      if (i % 4 === 0) await downloaded(pkg, receiver.id, 5000, 60, true);
+      if (i % 5 === 0) {
+        await addRecipient(
+          server,
+          pkg.id,
+          { id: own.outsider.user.id, email: `later-${i}@example.com` },
+          { userId: null, mobile: '+15550001111', pinRequired: true },
+        );
+      }
+      if (i !== 7) made.push({ id: pkg.id, slug: pkg.slug, sentAt });
+    }
+    const newestFirst = made
+      .sort((a, b) => b.sentAt - a.sentAt || b.id - a.id)
+      .map((pkg) => pkg.slug);
+    const slugs = (page: { packages: Array<{ slug: string }> }) => page.packages.map((p) => p.slug);
+    // With and without the contract filter: each its own statement.
+    const filters: Array<Record<string, string>> = [{ contract_slug: own.contract.slug }, {}];
+
+    const sent = async (query: Record<string, string | number>) =>
+      (await as(own.sender).get('/api/packages/sent/', query)).json() as SentPage;
+    const sentSize = limits.sentPageSize;
+    for (const filter of filters) {
+      const second = await sent({ ...filter, page: 2 });
+      expect(slugs(second)).toEqual(newestFirst.slice(sentSize, 2 * sentSize));
+      const third = await sent({ ...filter, page: 3 });
+      expect(slugs(third)).toEqual(newestFirst.slice(2 * sentSize));
+      expect(third).toMatchObject({ total: count - 1, has_more: false });
+      // Each package with its recipients and their downloads, as its own page shows it.
+      for (const pkg of [...second.packages, ...third.packages]) {
+        expect(pkg).toEqual((await as(own.sender).get(`/api/packages/sent/${pkg.slug}/`)).json());
+      }
+    }
+    const withDownloads = (await sent({ page: 2 })).packages.filter(
+      (p) => p.recipients[0]!.downloads.length > 0,
+    );
+    expect(withDownloads.length).toBeGreaterThan(0);
+
+    const received = async (query: Record<string, string | number>) =>
+      (await as(own.receiver).get('/api/packages/received/', query)).json() as ReceivedPage;
+    const size = limits.receivedPageSize;
+    const pages: ReceivedPage[] = [];
+    for (const filter of filters) {
+      for (const page of [2, 3, 4]) {
+        const answer = await received({ ...filter, page });
+        expect(slugs(answer)).toEqual(newestFirst.slice((page - 1) * size, page * size));
+        pages.push(answer);
+      }
+    }
+    expect(pages[2]).toMatchObject({ total: count - 1, has_more: false });
+    // Opening a package marks it seen, so each is opened after the lists were read.
+    for (const pkg of pages.slice(0, 3).flatMap((page) => page.packages)) {
+      const i = Number(pkg.name.split(' ')[2]);
+      expect(pkg).toMatchObject({ seen: i % 3 === 0, downloaded: i % 4 === 0 });
+      const opened = (await as(own.receiver).get(`/api/packages/received/${pkg.slug}/`)).json();
+      expect(pkg).toEqual({ ...opened, seen: i % 3 === 0 });
+    }
   });
 
   it('answer an empty page for a contract slug that names nothing', async () => {
