@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -17,6 +17,7 @@ import { Splash } from '../../components/Splash';
 import { useToast } from '../../components/toast-context';
 import { ExpiryChips } from '../packages/ExpiryChips';
 import { formatDateTime, formatExpiry } from '../packages/package-format';
+import { LazyPinDialog } from '../pin/LazyPinDialog';
 import { ExternalFileList } from './ExternalFileList';
 import { useExternalPackageQuery } from './external-api';
 import { useExternalDownloads } from './use-external-downloads';
@@ -27,10 +28,6 @@ export const externalPageText = {
     'Some file names in this package are not valid on every system, so the package downloads as one .tar file.',
   pinVerified: 'PIN verified: you can download the files now.',
 } as const;
-
-// The PIN dialog's code comes when the recipient asks to unlock: many packages have no PIN, and
-// the page shows sooner without it.
-const PinDialog = lazy(async () => ({ default: (await import('../pin/PinDialog')).PinDialog }));
 
 /** The external page's dates arrive as epoch seconds. */
 const isoOf = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
@@ -73,8 +70,6 @@ function ExternalPackageView(props: {
 }) {
   const { pkg, accessKey } = props;
   const [pinOpen, setPinOpen] = useState(false);
-  // Mounted from the first unlock on, so that closing it keeps its closing transition.
-  const [pinAsked, setPinAsked] = useState(false);
   const toast = useToast();
   const downloads = useExternalDownloads(pkg.slug, accessKey);
   const canDownload = !pkg.expired && !pkg.locked;
@@ -102,10 +97,7 @@ function ExternalPackageView(props: {
                   variant="outlined"
                   startIcon={<LockIcon />}
                   disabled={pkg.expired}
-                  onClick={() => {
-                    setPinAsked(true);
-                    setPinOpen(true);
-                  }}
+                  onClick={() => setPinOpen(true)}
                 >
                   Unlock with PIN
                 </Button>
@@ -141,21 +133,17 @@ function ExternalPackageView(props: {
           />
         </Paper>
       </Stack>
-      {pinAsked && (
-        <Suspense fallback={null}>
-          <PinDialog
-            open={pinOpen}
-            slug={pkg.slug}
-            accessKey={accessKey}
-            mobileHint={pkg.mobile_hint}
-            onClose={() => setPinOpen(false)}
-            onVerified={() => {
-              toast({ severity: 'success', message: externalPageText.pinVerified });
-              props.onUnlocked();
-            }}
-          />
-        </Suspense>
-      )}
+      <LazyPinDialog
+        open={pinOpen}
+        slug={pkg.slug}
+        accessKey={accessKey}
+        mobileHint={pkg.mobile_hint}
+        onClose={() => setPinOpen(false)}
+        onVerified={() => {
+          toast({ severity: 'success', message: externalPageText.pinVerified });
+          props.onUnlocked();
+        }}
+      />
     </Box>
   );
 }

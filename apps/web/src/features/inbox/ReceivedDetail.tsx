@@ -15,7 +15,7 @@ import { startBrowserDownload } from '../packages/browser-download';
 import { PackageFileList } from '../packages/PackageFileList';
 import { PackageSummary } from '../packages/PackageSummary';
 import { packageScreen } from '../packages/package-screen';
-import { PinDialog } from '../pin/PinDialog';
+import { LazyPinDialog } from '../pin/LazyPinDialog';
 import {
   filesOf,
   pagedList,
@@ -116,7 +116,7 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
         />
       )}
       {pkg.locked && (
-        <PinDialog
+        <LazyPinDialog
           slug={pkg.slug}
           open={pinOpen}
           mobileHint={pkg.mobile_hint}
