@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import pkg from './package.json' with { type: 'json' };
 import { appPages, pageInputs } from './build/pages.ts';
+import { bootPreload } from './build/boot-preload.ts';
 import { precompress } from './build/precompress.ts';
 // browserProtocol reads the protocol package's TypeScript sources while the config loads, so the
 // scripts load this config with Vite's module runner (`--configLoader runner`), which resolves
@@ -14,7 +15,7 @@ import { browserProtocol } from './build/browser-protocol.ts';
 const apiServer = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [appPages(), browserProtocol(), react(), precompress()],
+  plugins: [appPages(), browserProtocol(), react(), bootPreload(), precompress()],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   build: {
     outDir: 'dist',

@@ -4,9 +4,12 @@
  * the Inbox of a signed-in user. Each page is audited on a first visit (empty cache) and again on
  * a repeat visit (cache kept), and the bytes moved are read from Lighthouse's request list.
  *
- *   node --import tsx bench/web/run.ts [--dist DIR] [--only login,inbox] [--reports DIR]
+ *   node --import tsx bench/web/run.ts [--dist DIR] [--only login,inbox] [--reports DIR] [--loads N]
  *
  * --dist audits that build instead of building apps/web afresh; --reports keeps Lighthouse's reports.
+ * --loads N (default 5) also opens each page N times with the CPU slowed 4x and reports the long
+ * tasks the page itself observed: steadier than Lighthouse's total blocking time, which it
+ * simulates from one load.
  *
  * The server runs as its own process on embedded defaults with the demo data, plus a package
  * sent to a member (for the Inbox) and to an ad-hoc address (for the external link). Chromium is
@@ -19,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import lighthouse from 'lighthouse';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { packageRecipients } from '../../apps/server/src/db/schema';
 import { newToken, tokenHash } from '../../apps/server/src/http/secrets';
 import {
@@ -41,6 +44,8 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const only = option('only', '').split(',').filter(Boolean);
 /** Where Lighthouse's full reports (JSON) are written, one per visit; none by default. */
 const reportDir = option('reports', '');
+/** How many throttled loads of each page measure its long tasks. */
+const loads = Number(option('loads', '5'));
 const CHROMIUM = '/usr/bin/chromium';
 const log = (message: string) => process.stderr.write(`bench/web: ${message}\n`);
 const run = promisify(execFile);
@@ -200,6 +205,48 @@ interface NetworkItem {
   resourceType?: string;
 }
 
+/** Collects the page's long tasks in `globalThis.longTasks` (run before the page's scripts). */
+const OBSERVE_LONG_TASKS = `
+  globalThis.longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) globalThis.longTasks.push(entry.duration);
+  }).observe({ type: 'longtask', buffered: true });
+`;
+
+/**
+ * Loads `url` with the CPU slowed 4x (as Lighthouse's mobile preset assumes), `loads` times, each
+ * in a fresh context (a first visit), and reads the long tasks (over 50 ms) the page observed
+ * until the network has been idle a while. Blocking time is the sum of each task's part over
+ * 50 ms, as total blocking time counts it; the median load is reported.
+ */
+async function longTasks(browser: Browser, url: string, cookie?: string) {
+  const perLoad: Array<{ blocking_ms: number; longest_ms: number; tasks: number }> = [];
+  for (let i = 0; i < loads; i++) {
+    const context = await browser.newContext(
+      cookie ? { extraHTTPHeaders: { Cookie: cookie } } : {},
+    );
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      // Observes from the first script on; buffered, so tasks before the observer count too.
+      await page.addInitScript({ content: OBSERVE_LONG_TASKS });
+      await page.goto(url, { waitUntil: 'networkidle' });
+      await page.waitForTimeout(1000);
+      const tasks = (await page.evaluate('globalThis.longTasks')) as number[];
+      perLoad.push({
+        blocking_ms: Math.round(tasks.reduce((sum, d) => sum + Math.max(0, d - 50), 0)),
+        longest_ms: Math.round(Math.max(0, ...tasks)),
+        tasks: tasks.length,
+      });
+    } finally {
+      await context.close();
+    }
+  }
+  const byBlocking = [...perLoad].sort((a, b) => a.blocking_ms - b.blocking_ms);
+  return { median: byBlocking[Math.floor(byBlocking.length / 2)], loads: perLoad };
+}
+
 async function main(): Promise<void> {
   const workDir = await tempDataParent('bench-web-');
   const dist = option('dist', '') || path.join(workDir, 'dist');
@@ -227,14 +274,22 @@ async function main(): Promise<void> {
       ['external_package', seeded.externalPath, undefined],
       ['inbox', '/inbox', cookie],
     ];
-    const figures: Record<string, { first_visit: Visit; repeat_visit: Visit }> = {};
+    const figures: Record<
+      string,
+      { first_visit: Visit; repeat_visit: Visit; long_tasks_cpu_4x?: unknown }
+    > = {};
     for (const [name, pagePath, pageCookie] of pages) {
       if (only.length && !only.includes(name)) continue;
       log(`auditing ${name}`);
       const url = origin + pagePath;
       const first = await auditWithRetry(name, url, debuggingPort, false, pageCookie);
       const repeat = await auditWithRetry(name, url, debuggingPort, true, pageCookie);
-      figures[name] = { first_visit: first, repeat_visit: repeat };
+      const throttled = loads > 0 ? await longTasks(browser, url, pageCookie) : undefined;
+      figures[name] = {
+        first_visit: first,
+        repeat_visit: repeat,
+        ...(throttled ? { long_tasks_cpu_4x: throttled } : {}),
+      };
       log(
         `${name}: ${JSON.stringify(first.scores)}, ${first.transferred_bytes} B then ${repeat.transferred_bytes} B`,
       );

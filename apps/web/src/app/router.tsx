@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, type DataRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage';
 import { Splash } from '../components/Splash';
 import { AppRoot } from '../features/shell/AppRoot';
@@ -110,4 +110,13 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+let router: DataRouter | undefined;
+
+/**
+ * The app's one router, made on first call: making it matches the address and starts loading the
+ * first screen's code, a step of the app's start of its own (main.tsx).
+ */
+export function appRouter(): DataRouter {
+  router ??= createBrowserRouter(routes);
+  return router;
+}

@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import type { Root } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router/dom';
@@ -5,7 +6,7 @@ import type { User } from '@filerunner/protocol';
 import { keepAnsweredUser } from '../features/auth/auth-api';
 import { sessionExpiresReceived } from '../features/auth/auth-slice';
 import { AppFrame } from './AppFrame';
-import { router } from './router';
+import { appRouter } from './router';
 import { store } from './store';
 
 /** Someone who signed in on the login page before the app was loaded. */
@@ -21,6 +22,7 @@ export interface SignedIn {
  * the login form stays until the screen is ready.
  */
 export async function startApp(root: Root, handover?: { to: string; signedIn?: SignedIn }) {
+  const router = appRouter();
   if (handover) {
     const { signedIn, to } = handover;
     if (signedIn) {
@@ -31,11 +33,15 @@ export async function startApp(root: Root, handover?: { to: string; signedIn?: S
     }
     await router.navigate(to, { replace: true });
   }
-  root.render(
-    <AppFrame>
-      <Provider store={store}>
-        <RouterProvider router={router} />
-      </Provider>
-    </AppFrame>,
+  // As a transition React renders the first screen in slices, yielding to input between them,
+  // and keeps what is shown (the brand, or the login form after a sign-in) until it is ready.
+  startTransition(() =>
+    root.render(
+      <AppFrame>
+        <Provider store={store}>
+          <RouterProvider router={router} />
+        </Provider>
+      </AppFrame>,
+    ),
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useDeferredValue, useEffect, useRef } from 'react';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
 import Box from '@mui/material/Box';
@@ -31,12 +31,15 @@ export function InboxPage() {
     // Opening the screen or picking another project reads the list afresh.
     refetchOnMountOrArgChange: true,
   });
-  const { items: packages, hasMore } = pagedList(list.data, (p) => p.packages);
+  // An answer from the store renders at once, in one task; the panes take the answers deferred,
+  // so that React draws the rows and the package in slices that let a tap through meanwhile.
+  const listData = useDeferredValue(list.data);
+  const { items: packages, hasMore } = pagedList(listData, (p) => p.packages);
   const selectedSlug = urlSlug ?? packages[0]?.slug;
   const detail = useReceivedPackageQuery(
     selectedSlug ? { params: { slug: selectedSlug } } : skipToken,
   );
-  const pkg = detail.currentData;
+  const pkg = useDeferredValue(detail.currentData);
   usePackageContract(urlSlug, pkg?.contract.slug, `${prefix}/inbox`);
   useMarkSeenOnOpen(pkg?.slug, pkg ? !pkg.seen : false);
 
@@ -47,7 +50,7 @@ export function InboxPage() {
       <PackageListPane
         title="Inbox"
         label="Received packages"
-        loading={!list.data && !list.isError}
+        loading={!listData && !list.isError}
         error={list.isError}
         hasMore={hasMore}
         loadingMore={list.isFetchingNextPage}

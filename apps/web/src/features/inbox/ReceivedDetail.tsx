@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -139,13 +139,15 @@ function ReceivedFiles(props: {
   onDownload: (file: PackageFile) => void;
 }) {
   const files = useReceivedFilesInfiniteQuery(props.slug);
-  const { items, hasMore, last } = pagedList(files.data, filesOf);
+  // Deferred as the Inbox's panes are: a long first page of files renders in slices.
+  const data = useDeferredValue(files.data);
+  const { items, hasMore, last } = pagedList(data, filesOf);
   return (
     <Box>
       <PackageFileList
         files={items}
         total={last?.total_files ?? props.total}
-        loading={!files.data && files.isFetching}
+        loading={!data && files.isFetching}
         hasMore={hasMore}
         loadingMore={files.isFetchingNextPage}
         onLoadMore={() => void files.fetchNextPage()}

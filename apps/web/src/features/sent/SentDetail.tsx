@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import PersonAdd from '@mui/icons-material/PersonAdd';
@@ -18,7 +18,8 @@ export function SentPackageView({ pkg }: { pkg: SentPackage }) {
   // The package's own project, which decides the PIN rule and ad-hoc addresses for new recipients.
   const contract = useAppSelector(selectContracts).find((c) => c.slug === pkg.contract.slug);
   const files = useSentFilesInfiniteQuery(pkg.slug);
-  const { items, hasMore, last } = pagedList(files.data, filesOf);
+  const data = useDeferredValue(files.data);
+  const { items, hasMore, last } = pagedList(data, filesOf);
 
   return (
     <>
@@ -40,7 +41,7 @@ export function SentPackageView({ pkg }: { pkg: SentPackage }) {
         <PackageFileList
           files={items}
           total={last?.total_files ?? pkg.num_files}
-          loading={!files.data && files.isFetching}
+          loading={!data && files.isFetching}
           hasMore={hasMore}
           loadingMore={files.isFetchingNextPage}
           onLoadMore={() => void files.fetchNextPage()}

@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
 import Box from '@mui/material/Box';
@@ -23,10 +24,12 @@ export function SentPage() {
     // Opening the screen or picking another project reads the list afresh.
     refetchOnMountOrArgChange: true,
   });
-  const { items: packages, hasMore } = pagedList(list.data, (p) => p.packages);
+  // Deferred, as in the Inbox: React draws the rows and the package in slices.
+  const listData = useDeferredValue(list.data);
+  const { items: packages, hasMore } = pagedList(listData, (p) => p.packages);
   const selectedSlug = urlSlug ?? packages[0]?.slug;
   const detail = useSentPackageQuery(selectedSlug ? { params: { slug: selectedSlug } } : skipToken);
-  const pkg = detail.currentData;
+  const pkg = useDeferredValue(detail.currentData);
   usePackageContract(urlSlug, pkg?.contract.slug, `${prefix}/sent`);
 
   return (
@@ -36,7 +39,7 @@ export function SentPage() {
       <PackageListPane
         title="Sent"
         label="Sent packages"
-        loading={!list.data && !list.isError}
+        loading={!listData && !list.isError}
         error={list.isError}
         hasMore={hasMore}
         loadingMore={list.isFetchingNextPage}

@@ -15,6 +15,7 @@ import {
   removeFromSelection,
   type FileSelection,
 } from './file-selection';
+import { nextTask } from '../../app/next-task';
 
 export const readFailed = 'Sorry, we could not read those files. Please try adding them again.';
 
@@ -51,7 +52,7 @@ async function readInputFiles(
       progress(sources.length);
       shown = now;
     }
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextTask();
     sliceStart = performance.now();
   }
   return { sources, picked: [] };

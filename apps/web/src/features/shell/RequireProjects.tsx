@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { Splash } from '../../components/Splash';
 import { useBrandingsQuery } from '../branding/branding-api';
 import { useContractsQuery } from '../projects/projects-api';
@@ -10,7 +10,11 @@ import { NoActiveProjectsPage } from './NoActiveProjectsPage';
  * projects' brandings alongside.
  */
 export function RequireProjects({ children }: { children: ReactNode }) {
-  const { data: contracts, isError } = useContractsQuery();
+  const { data, isError } = useContractsQuery();
+  // The whole shell mounts when the projects arrive. An answer from the store renders at once, in
+  // one task; the deferred value lets React mount the shell in slices instead, so that a slow
+  // phone answers a tap meanwhile. The splash stays up until it is done.
+  const contracts = useDeferredValue(data);
 
   // Brandings only restyle avatars and logos, so the shell does not wait for them; without
   // them (a failed load) the shell shows the default avatars.
