@@ -6,7 +6,7 @@ const rootElement: HTMLElement = element;
 
 /**
  * The app starts in steps, each in a task of its own: React, the store, the routes, the router
- * (which starts loading the first screen), then the first render. Run as one, they held a phone's
+ * (which starts loading the first screen), the frame (theme, toasts), then the first render. Run as one, they held a phone's
  * slow CPU for a third of a second before anything answered a tap; in steps the browser gets a
  * turn between them. index.html preloads every step's scripts (build/boot-preload.ts), so the
  * steps wait on the CPU, never the network. Each step is a module the app splits at anyway
@@ -22,6 +22,7 @@ async function boot() {
   appRouter();
   await nextTask();
   const { startApp } = await import('./app/start-app');
+  await nextTask();
   await startApp(createRoot(rootElement));
 }
 
