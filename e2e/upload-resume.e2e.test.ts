@@ -124,6 +124,18 @@ async function sendFolder(page: Page, folder: string, files: FileSpec[]) {
   await page.getByRole('button', { name: 'Send Package' }).click();
 }
 
+/** The paths of the scripts the page requests from now on. */
+function scriptsRequested(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  return scripts;
+}
+
+/** The transfer engine's runner of the page's uploads, by its script's name in the build. */
+const isEngineScript = (script: string) => /\/upload-controller-[\w-]+\.js$/.test(script);
+
 /** Reloads the page; the question the page asks first (a package is not sent yet) is answered Leave. */
 async function reloadLeaving(page: Page) {
   const leave = (dialog: { type(): string; accept(): Promise<void> }) => {
@@ -152,6 +164,16 @@ async function downloadedHashes(slugOfMail: string, folder: string, files: FileS
 }
 
 describe('resuming an upload after a reload', () => {
+  it('leaves the transfer engine unloaded at start when nothing is there to resume', async () => {
+    const page = await freshPage(browser);
+    const scripts = scriptsRequested(page);
+    await logIn(page, server.url, SENDER, DEMO_PASSWORD);
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter(isEngineScript)).toEqual([]);
+  });
+
   it('lists the interrupted upload, resumes it with its handles, and sends only what is missing', async () => {
     const page = await freshPage(browser);
     const traffic = storageTraffic(page);
@@ -166,6 +188,7 @@ describe('resuming an upload after a reload', () => {
       .poll(() => filesSent(page, 'Reels'))
       .toSatisfy((sent: number) => sent >= 30 && sent <= 80);
 
+    const scripts = scriptsRequested(page);
     await reloadLeaving(page);
     const writesBefore = traffic.writes.length;
     expect(writesBefore).toBeGreaterThanOrEqual(3);
@@ -174,6 +197,8 @@ describe('resuming an upload after a reload', () => {
     // The panel lists the upload as interrupted, with Resume (its handles were kept) and Discard.
     await ring(page).click();
     await expect.poll(() => statusOf(page, 'Reels')).toBe('Interrupted');
+    // Something to resume: the page loaded the transfer engine to offer it.
+    expect(scripts.some(isEngineScript)).toBe(true);
     expect(await figuresOf(page, 'Reels')).toBe('120 files · 2.4 MB');
     expect(await upload(page, 'Reels').getByRole('button').allInnerTexts()).toEqual([
       'Resume',
@@ -274,6 +299,7 @@ describe('resuming an upload after a reload', () => {
       .poll(() => filesSent(page, 'Stills'))
       .toSatisfy((sent: number) => sent >= 20 && sent <= 70);
 
+    const scripts = scriptsRequested(page);
     await reloadLeaving(page);
     const writesBefore = traffic.writes.length;
     await ring(page).click();

@@ -1,6 +1,7 @@
 import { actionsOf } from '@filerunner/transfer';
 import type { AppDispatch, RootState } from '../../app/store';
 import type { ThunkExtra } from '../../app/thunk';
+import { keepsUploadsOf } from './kept-uploads';
 import { withUploads } from './page-uploads';
 import type { ResumeOutcome, UploadControl, UploadToStart } from './upload-controller';
 import {
@@ -67,6 +68,11 @@ export function findInterruptedUploads() {
   return async (dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra) => {
     const owner = getState().auth.user?.id;
     if (owner === undefined) return;
+    // With nothing kept, the panel is told so without loading the engine for it.
+    if (!extra.uploads.loaded() && !(await keepsUploadsOf(owner))) {
+      if (getState().auth.user?.id === owner) dispatch(interruptedUploadsFound([]));
+      return;
+    }
     const uploads = await extra.uploads.load();
     const found = await uploads.interrupted(owner).catch((error: unknown) => {
       // Without IndexedDB (a private window may refuse it) nothing can be resumed anyway.
