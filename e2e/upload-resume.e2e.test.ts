@@ -299,7 +299,6 @@ describe('resuming an upload after a reload', () => {
       .poll(() => filesSent(page, 'Stills'))
       .toSatisfy((sent: number) => sent >= 20 && sent <= 70);
 
-    const scripts = scriptsRequested(page);
     await reloadLeaving(page);
     const writesBefore = traffic.writes.length;
     await ring(page).click();
