@@ -12,7 +12,7 @@ import { PackageRow } from '../packages/PackageRow';
 import { packageScreen } from '../packages/package-screen';
 import { usePackageContract } from '../packages/use-package-contract';
 import {
-  pagedList,
+  usePagedList,
   useMarkSeenMutation,
   useReceivedListInfiniteQuery,
   useReceivedPackageQuery,
@@ -31,14 +31,12 @@ export function InboxPage() {
     // Opening the screen or picking another project reads the list afresh.
     refetchOnMountOrArgChange: true,
   });
-  // An answer from the store renders at once, in one task; the panes take the answers deferred,
-  // so that React draws the rows and the package in slices that let a tap through meanwhile.
-  const listData = useDeferredValue(list.data);
-  const { items: packages, hasMore } = pagedList(listData, (p) => p.packages);
+  const { items: packages, hasMore, loaded } = usePagedList(list.data, (p) => p.packages);
   const selectedSlug = urlSlug ?? packages[0]?.slug;
   const detail = useReceivedPackageQuery(
     selectedSlug ? { params: { slug: selectedSlug } } : skipToken,
   );
+  // Deferred as the list is (usePagedList): the package's pane renders in slices.
   const pkg = useDeferredValue(detail.currentData);
   usePackageContract(urlSlug, pkg?.contract.slug, `${prefix}/inbox`);
   useMarkSeenOnOpen(pkg?.slug, pkg ? !pkg.seen : false);
@@ -50,7 +48,7 @@ export function InboxPage() {
       <PackageListPane
         title="Inbox"
         label="Received packages"
-        loading={!listData && !list.isError}
+        loading={!loaded && !list.isError}
         error={list.isError}
         hasMore={hasMore}
         loadingMore={list.isFetchingNextPage}

@@ -1,4 +1,4 @@
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,7 +18,7 @@ import { packageScreen } from '../packages/package-screen';
 import { LazyPinDialog } from '../pin/LazyPinDialog';
 import {
   filesOf,
-  pagedList,
+  usePagedList,
   useExtendExpiryMutation,
   useFileDownloadGrantMutation,
   usePackageDownloadGrantMutation,
@@ -139,15 +139,13 @@ function ReceivedFiles(props: {
   onDownload: (file: PackageFile) => void;
 }) {
   const files = useReceivedFilesInfiniteQuery(props.slug);
-  // Deferred as the Inbox's panes are: a long first page of files renders in slices.
-  const data = useDeferredValue(files.data);
-  const { items, hasMore, last } = pagedList(data, filesOf);
+  const { items, hasMore, last, loaded } = usePagedList(files.data, filesOf);
   return (
     <Box>
       <PackageFileList
         files={items}
         total={last?.total_files ?? props.total}
-        loading={!data && files.isFetching}
+        loading={!loaded && files.isFetching}
         hasMore={hasMore}
         loadingMore={files.isFetchingNextPage}
         onLoadMore={() => void files.fetchNextPage()}

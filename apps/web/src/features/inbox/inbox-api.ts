@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import type { InfiniteData } from '@reduxjs/toolkit/query';
 import {
   api,
@@ -116,14 +117,25 @@ export const {
   useFileDownloadGrantMutation,
 } = inboxApi;
 
-/** Pages of a list as one list, whether more remain, and the newest page's other fields. */
-export function pagedList<P extends { has_more: boolean }, T>(
+/**
+ * Pages of a list as one list, whether more remain, the newest page's other fields, and whether
+ * any page has arrived. The pages are taken deferred: an answer from the store renders at once and
+ * in one task, while a deferred value renders as a transition, which React draws in slices that
+ * let a tap through (a long page of rows or files on a slow phone).
+ */
+export function usePagedList<P extends { has_more: boolean }, T>(
   data: InfiniteData<P, number> | undefined,
   items: (page: P) => T[],
-): { items: T[]; hasMore: boolean; last: P | undefined } {
-  const pages = data?.pages ?? [];
+): { items: T[]; hasMore: boolean; last: P | undefined; loaded: boolean } {
+  const shown = useDeferredValue(data);
+  const pages = shown?.pages ?? [];
   const last = pages[pages.length - 1];
-  return { items: pages.flatMap(items), hasMore: last?.has_more ?? false, last };
+  return {
+    items: pages.flatMap(items),
+    hasMore: last?.has_more ?? false,
+    last,
+    loaded: shown !== undefined,
+  };
 }
 
 export const filesOf = (page: PackageFilesPage): PackageFile[] => page.files;

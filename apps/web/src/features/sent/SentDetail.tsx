@@ -1,10 +1,10 @@
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import PersonAdd from '@mui/icons-material/PersonAdd';
 import type { SentPackage } from '@filerunner/protocol';
 import { useAppSelector } from '../../app/hooks';
-import { filesOf, pagedList } from '../inbox/inbox-api';
+import { filesOf, usePagedList } from '../inbox/inbox-api';
 import { PackageFileList } from '../packages/PackageFileList';
 import { PackageSummary } from '../packages/PackageSummary';
 import { selectContracts } from '../projects/projects-api';
@@ -18,8 +18,7 @@ export function SentPackageView({ pkg }: { pkg: SentPackage }) {
   // The package's own project, which decides the PIN rule and ad-hoc addresses for new recipients.
   const contract = useAppSelector(selectContracts).find((c) => c.slug === pkg.contract.slug);
   const files = useSentFilesInfiniteQuery(pkg.slug);
-  const data = useDeferredValue(files.data);
-  const { items, hasMore, last } = pagedList(data, filesOf);
+  const { items, hasMore, last, loaded } = usePagedList(files.data, filesOf);
 
   return (
     <>
@@ -41,7 +40,7 @@ export function SentPackageView({ pkg }: { pkg: SentPackage }) {
         <PackageFileList
           files={items}
           total={last?.total_files ?? pkg.num_files}
-          loading={!data && files.isFetching}
+          loading={!loaded && files.isFetching}
           hasMore={hasMore}
           loadingMore={files.isFetchingNextPage}
           onLoadMore={() => void files.fetchNextPage()}

@@ -3,7 +3,7 @@ import { useLocation, useParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
 import Box from '@mui/material/Box';
 import { useAppSelector } from '../../app/hooks';
-import { pagedList } from '../inbox/inbox-api';
+import { usePagedList } from '../inbox/inbox-api';
 import { selectSelectedContract } from '../projects/projects-api';
 import { routePrefix } from '../shell/navigation';
 import { PackageDetailPane } from '../packages/PackageDetailPane';
@@ -24,11 +24,10 @@ export function SentPage() {
     // Opening the screen or picking another project reads the list afresh.
     refetchOnMountOrArgChange: true,
   });
-  // Deferred, as in the Inbox: React draws the rows and the package in slices.
-  const listData = useDeferredValue(list.data);
-  const { items: packages, hasMore } = pagedList(listData, (p) => p.packages);
+  const { items: packages, hasMore, loaded } = usePagedList(list.data, (p) => p.packages);
   const selectedSlug = urlSlug ?? packages[0]?.slug;
   const detail = useSentPackageQuery(selectedSlug ? { params: { slug: selectedSlug } } : skipToken);
+  // Deferred as the list is (usePagedList): the package's pane renders in slices.
   const pkg = useDeferredValue(detail.currentData);
   usePackageContract(urlSlug, pkg?.contract.slug, `${prefix}/sent`);
 
@@ -39,7 +38,7 @@ export function SentPage() {
       <PackageListPane
         title="Sent"
         label="Sent packages"
-        loading={!listData && !list.isError}
+        loading={!loaded && !list.isError}
         error={list.isError}
         hasMore={hasMore}
         loadingMore={list.isFetchingNextPage}
