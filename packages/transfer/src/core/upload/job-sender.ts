@@ -19,7 +19,7 @@ import type { GrantKeeper } from './grant-keeper';
 import { formPostObjects, formPostUrl, grantForBatch, putUrl, storedObjectPath } from './grants';
 import type { HashBook } from './hash-book';
 import type { Job } from './jobs';
-import type { LedgerWriter } from './ledger';
+import { forgetReported, type LedgerWriter } from './ledger';
 import type { PackageApi, PackageRef } from './package-api';
 import type { LargeFile, SlabPart } from './plan';
 import { slabParts, slabPartsByEntry } from './slabs';
@@ -117,8 +117,9 @@ async function runBatch(ctx: SendContext, job: Job & { kind: 'batch' }, signal: 
     signal,
   );
   await recorded;
-  await ctx.ledger.change((l) => {
-    l.batches[name]!.reported = true;
+  ctx.ledger.note((l) => {
+    l.batches[name] = { objects: {}, reported: true };
+    forgetReported(l, job.files);
   });
   for (const file of job.files) ctx.tracker.fileDone(file);
 }
@@ -163,6 +164,7 @@ async function runSlab(ctx: SendContext, job: Job & { kind: 'slab' }, signal: Ab
   const known = ctx.ledger.ledger.slabs[slab.name];
   if (known?.reported) return finishResumed(ctx, job);
   let hashing: Promise<(string | undefined)[]>;
+  let recorded = Promise.resolve();
   if (known && (await isStored(ctx, slab.name, slab.size, known.etag, signal))) {
     hashing = hashesOf(ctx, job.files, signal);
     ctx.tracker.resumed(job, job.bytes);
@@ -182,9 +184,11 @@ async function runSlab(ctx: SendContext, job: Job & { kind: 'slab' }, signal: Ab
       hashing = hashesOf(ctx, job.files, signal);
       etag = await put(ctx, job, slab.name, ctx.joinBlob(slabParts(slab)), signal);
     }
-    await ctx.ledger.change((l) => {
+    // Written while the slab is reported, as a batch is.
+    recorded = ctx.ledger.change((l) => {
       l.slabs[slab.name] = { etag, reported: false };
     });
+    recorded.catch(() => undefined);
   }
   const hashes = await hashing;
   const grant = (await ctx.grants.current(signal)).tempurl_data;
@@ -202,8 +206,10 @@ async function runSlab(ctx: SendContext, job: Job & { kind: 'slab' }, signal: Ab
     },
     signal,
   );
-  await ctx.ledger.change((l) => {
+  await recorded;
+  ctx.ledger.note((l) => {
     l.slabs[slab.name]!.reported = true;
+    forgetReported(l, job.files);
   });
   for (const file of job.files) ctx.tracker.fileDone(file);
 }
@@ -289,8 +295,9 @@ async function reportLargeFile(ctx: SendContext, large: LargeFile, signal: Abort
     },
     signal,
   );
-  await ctx.ledger.change((l) => {
+  ctx.ledger.note((l) => {
     l.largeFiles[path]!.reported = true;
+    forgetReported(l, [large.source]);
   });
   ctx.tracker.fileDone(large.source);
 }

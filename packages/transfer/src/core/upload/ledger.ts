@@ -14,7 +14,10 @@ export interface UploadLedger {
   package: { slug: string; name: string; contract: { slug: string } };
   /** Which files the upload is of (see `filesFingerprint`), so a ledger is never applied to others. */
   fingerprint: string;
-  /** FormPost batches stored, by batch name: each file's object name under the prefix. */
+  /**
+   * FormPost batches stored, by batch name: each file's object name under the prefix, until the
+   * batch is reported (then only that it was).
+   */
   batches: Record<string, { objects: Record<string, string>; reported: boolean }>;
   /** Slab objects stored, by object name. */
   slabs: Record<string, { etag: string; reported: boolean }>;
@@ -23,7 +26,7 @@ export interface UploadLedger {
     string,
     { segments: Record<string, { etag: string; size: number }>; reported: boolean }
   >;
-  /** xxh128 of files hashed so far, by user path. */
+  /** xxh128 of files hashed and not reported yet, by user path. */
   hashes: Record<string, string>;
   /** Set once the package is sent; the ledger is deleted then, this guards a failed delete. */
   finalised: boolean;
@@ -84,6 +87,15 @@ export function ledgerFits(
 }
 
 /**
+ * Forgets what the ledger holds for files the server now has on record (their hashes): a later
+ * run skips reported objects, so it never asks for them again. Every write copies the whole
+ * ledger, so it stays the size of the work under way instead of growing with every file sent.
+ */
+export function forgetReported(ledger: UploadLedger, files: readonly ByteSource[]): void {
+  for (const file of files) delete ledger.hashes[file.path];
+}
+
+/**
  * After a write, the next waits this many times as long as the write took (with a clock): each
  * write copies the whole ledger, which grows with the files, so with thousands of small files
  * done one after the other, writes back to back would take most of the page's time.
@@ -109,6 +121,17 @@ export class LedgerWriter {
   change(apply: (ledger: UploadLedger) => void): Promise<void> {
     apply(this.ledger);
     return this.flush();
+  }
+
+  /**
+   * Applies a change that only spares a later run some work (an object reported) and writes it
+   * with the next write, without anyone waiting for it: a run stopped before it is written
+   * reports that object again, and the server takes the same report twice alike.
+   */
+  note(apply: (ledger: UploadLedger) => void): void {
+    apply(this.ledger);
+    // A write that fails is tried again with the next change; the upload does not wait on it.
+    this.flush().catch(() => undefined);
   }
 
   flush(): Promise<void> {

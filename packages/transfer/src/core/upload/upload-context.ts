@@ -66,10 +66,11 @@ export const DEFAULT_UPLOAD_WORKERS = 10;
  */
 const PACKED_BYTES_AT_ONCE = 128 * 1024 * 1024;
 /**
- * Slabs read by the packer at once: it reads a few files of each at a time, and with every slab
- * read at once none would be ready to send before all are.
+ * Slabs read by the packer at once. Slabs read side by side finish together (the browser serves
+ * their files in turn), so with four at once the first left after 0.8 s of a 2.8 s upload of
+ * 10,000 small files; with two, after 0.4 s, and the server takes them while the next are read.
  */
-const PACKING_AT_ONCE = 4;
+const PACKING_AT_ONCE = 2;
 
 /**
  * What the workers of an upload share, built once the package exists: the ledger (the stored
