@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setSlabFiles } from './api-session';
+import type { Page } from 'playwright-core';
 import { callPage, heapWhile, openBenchPage, type BenchBrowser } from './browser';
 import { against, rounds, transferFigure, type Figure, type Setup, type Unit } from './cases';
 import { profileWhile } from './profile';
@@ -36,10 +37,33 @@ async function pageTransfer(
 }
 
 /**
+ * Writes files shaped as the disk's into the origin-private file system (not measured): one
+ * large file and the small ones in their folders.
+ */
+async function copyToPrivateFileSystem(setup: Setup, page: Page) {
+  const { sizes, log } = setup;
+  log('browser: writing the files into the origin-private file system');
+  await callPage(page, 'writeFiles', { kind: 'file', path: BIG, size: sizes.bigBytes });
+  log(`browser: wrote the large file; writing ${sizes.count} small files`);
+  // A thousand files per writer: one worker writing ten thousand stopped answering after its
+  // last file in Chromium 156, while a fresh worker per thousand finishes.
+  for (let first = 0; first < sizes.count; first += SMALL_FILES_PER_WRITER) {
+    await callPage(page, 'writeFiles', {
+      kind: 'folder',
+      path: FRAMES,
+      first,
+      count: Math.min(SMALL_FILES_PER_WRITER, sizes.count - first),
+      size: sizes.size,
+      perFolder: sizes.perFolder,
+    });
+  }
+}
+
+/**
  * The browser's cases: (a) one large file, the engine against a bare page PUTting 4 slices at
  * once; (b) many small files, the engine with FormPost batches and with slab objects against
- * one PUT per file, 10 at once. The files are written into the origin-private file system first
- * and picked as handles, as a sender's picked folder would be.
+ * one PUT per file, 10 at once. The page picks the files on disk through its file inputs (or,
+ * with `--browser-files opfs`, copies of them in the origin-private file system as handles).
  */
 export async function browserCases(setup: Setup) {
   const { sizes, log } = setup;
@@ -48,24 +72,18 @@ export async function browserCases(setup: Setup) {
   const { page } = browser;
   try {
     await callPage(page, 'login', 'sender@example.com', setup.password);
-    log('browser: writing the files into the origin-private file system');
-    await callPage(page, 'writeFiles', { kind: 'file', path: BIG, size: sizes.bigBytes });
-    log(`browser: wrote the large file; writing ${sizes.count} small files`);
-    // A thousand files per writer: one worker writing ten thousand stopped answering after its
-    // last file in Chromium 156, while a fresh worker per thousand finishes.
-    for (let first = 0; first < sizes.count; first += SMALL_FILES_PER_WRITER) {
-      await callPage(page, 'writeFiles', {
-        kind: 'folder',
-        path: FRAMES,
-        first,
-        count: Math.min(SMALL_FILES_PER_WRITER, sizes.count - first),
-        size: sizes.size,
-        perFolder: sizes.perFolder,
-      });
+    if (setup.browserFiles === 'disk') {
+      log('browser: picking the files on disk');
+      await page.setInputFiles('#pick-file', setup.files.big.file);
+      await page.setInputFiles('#pick-folder', setup.files.framesDir);
+      await callPage(page, 'pickInput', BIG, 'pick-file');
+      await callPage(page, 'pickInput', FRAMES, 'pick-folder');
+    } else {
+      await copyToPrivateFileSystem(setup, page);
+      log('browser: picking the files of the origin-private file system');
+      await callPage(page, 'pick', BIG);
+      await callPage(page, 'pick', FRAMES);
     }
-    log('browser: picking the files');
-    await callPage(page, 'pick', BIG);
-    await callPage(page, 'pick', FRAMES);
     const mb = sizes.bigBytes / 1e6;
     const transfer = (
       name: string,

@@ -1,6 +1,7 @@
 import { hundredths } from '../figures';
 import { run } from '../storage/processes';
 import type { apiSession } from './api-session';
+import type { DiskFiles } from './node-side';
 import { limitOf, measure, type Costs, type Parties } from './measure';
 
 /** What every group of cases shares: the server, the API sessions, the sizes, the log. */
@@ -12,6 +13,13 @@ export interface Setup {
   admin: Awaited<ReturnType<typeof apiSession>>;
   sender: Awaited<ReturnType<typeof apiSession>>;
   sizes: { bigBytes: number; count: number; size: number; perFolder: number };
+  /** The files every case sends, written to disk before anything is measured. */
+  files: DiskFiles;
+  /**
+   * Where the page's files come from: 'disk' (the same files, set on the page's file inputs, as
+   * a sender picks them) or 'opfs' (copies in the origin-private file system, picked as handles).
+   */
+  browserFiles: 'disk' | 'opfs';
   runs: number;
   /** Where browser transfers leave CPU profiles and timelines (`--profile`); '' for none. */
   profileDir: string;

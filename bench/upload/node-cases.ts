@@ -1,6 +1,4 @@
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { run } from '../storage/processes';
 import { prefixGrant, setSlabFiles } from './api-session';
 import { against, rounds, transferFigure, type Figure, type Setup } from './cases';
 import {
@@ -9,7 +7,6 @@ import {
   curlPerFile,
   curlSlices,
   nodeEngine,
-  writeDiskFiles,
   type DiskFile,
 } from './node-side';
 
@@ -23,109 +20,96 @@ const PARALLEL = 10;
  * `filerunner` CLI joins both when apps/cli exists; it is timed as a whole process.
  */
 export async function nodeCases(setup: Setup) {
-  const { sizes, log, parties } = setup;
-  const dir = path.join(setup.workDir, 'files');
-  try {
-    log('node: writing the files to disk');
-    const files = await writeDiskFiles(dir, sizes);
-    await run('sync', []);
-    const mb = sizes.bigBytes / 1e6;
-    const ledgerFile = path.join(setup.workDir, 'ledgers.json');
-    const engine = (paths: string[], unit: 'mb_per_s' | 'files_per_s', amount: number) => {
-      return async () => {
-        const sender = await nodeEngine(setup.origin, setup.password, paths, ledgerFile);
-        return transferFigure(parties, unit, amount, 'client', () => sender.go());
-      };
+  const { sizes, log, parties, files } = setup;
+  const mb = sizes.bigBytes / 1e6;
+  const ledgerFile = path.join(setup.workDir, 'ledgers.json');
+  const engine = (paths: string[], unit: 'mb_per_s' | 'files_per_s', amount: number) => {
+    return async () => {
+      const sender = await nodeEngine(setup.origin, setup.password, paths, ledgerFile);
+      return transferFigure(parties, unit, amount, 'client', () => sender.go());
     };
-    const baseline = async (
-      files: DiskFile[],
-      send: (urlOf: (name: string) => string) => Promise<{ seconds: number }>,
-      unit: 'mb_per_s' | 'files_per_s',
-      amount: number,
-    ) => {
-      const urlOf = await prefixGrant(
-        setup.sender,
-        files.map((f) => ({ path: f.name, size: f.size })),
-      );
-      return transferFigure(parties, unit, amount, 'client', () => send(urlOf));
-    };
-    const cli = await cliCommand();
-    const cliCase = async (paths: string[], unit: 'mb_per_s' | 'files_per_s', amount: number) => {
-      const { key } = await setup.sender<{ key: string }>('POST', '/api_keys/', { name: 'bench' });
-      const target = {
-        origin: setup.origin,
-        apiKey: key,
-        recipient: 'recipient@example.com',
-        stateHome: path.join(setup.workDir, 'cli-state'),
-      };
-      return transferFigure(parties, unit, amount, 'client', () => cliSend(cli!, target, paths));
-    };
-
-    await setSlabFiles(setup.admin, false);
-    const largeCases: [string, () => Promise<Figure>][] = [
-      [
-        'curl_4_ranges',
-        () =>
-          baseline([files.big], (urlOf) => curlSlices(files.big, SLICES, urlOf), 'mb_per_s', mb),
-      ],
-      ['engine', engine([files.big.file], 'mb_per_s', mb)],
-    ];
-    if (cli) largeCases.push(['cli', () => cliCase([files.big.file], 'mb_per_s', mb)]);
-    const large = await rounds(setup.runs, 'mb_per_s', largeCases, (m) =>
-      log(`node, large file: ${m}`),
+  };
+  const baseline = async (
+    files: DiskFile[],
+    send: (urlOf: (name: string) => string) => Promise<{ seconds: number }>,
+    unit: 'mb_per_s' | 'files_per_s',
+    amount: number,
+  ) => {
+    const urlOf = await prefixGrant(
+      setup.sender,
+      files.map((f) => ({ path: f.name, size: f.size })),
     );
-
-    const withSlabs = (on: boolean, measureCase: () => Promise<Figure>) => async () => {
-      await setSlabFiles(setup.admin, on);
-      try {
-        return await measureCase();
-      } finally {
-        await setSlabFiles(setup.admin, false);
-      }
+    return transferFigure(parties, unit, amount, 'client', () => send(urlOf));
+  };
+  const cli = await cliCommand();
+  const cliCase = async (paths: string[], unit: 'mb_per_s' | 'files_per_s', amount: number) => {
+    const { key } = await setup.sender<{ key: string }>('POST', '/api_keys/', { name: 'bench' });
+    const target = {
+      origin: setup.origin,
+      apiKey: key,
+      recipient: 'recipient@example.com',
+      stateHome: path.join(setup.workDir, 'cli-state'),
     };
-    const configFile = path.join(setup.workDir, 'curl-files.conf');
-    const smallCases: [string, () => Promise<Figure>][] = [
-      [
-        'curl_parallel_10',
-        () =>
-          baseline(
-            files.frames,
-            (urlOf) => curlPerFile(files.frames, PARALLEL, urlOf, configFile),
-            'files_per_s',
-            sizes.count,
-          ),
-      ],
-      ['engine_form_posts', engine([files.framesDir], 'files_per_s', sizes.count)],
-      ['engine_slabs', withSlabs(true, engine([files.framesDir], 'files_per_s', sizes.count))],
-    ];
-    if (cli) {
-      smallCases.push(['cli', () => cliCase([files.framesDir], 'files_per_s', sizes.count)]);
+    return transferFigure(parties, unit, amount, 'client', () => cliSend(cli!, target, paths));
+  };
+
+  await setSlabFiles(setup.admin, false);
+  const largeCases: [string, () => Promise<Figure>][] = [
+    [
+      'curl_4_ranges',
+      () => baseline([files.big], (urlOf) => curlSlices(files.big, SLICES, urlOf), 'mb_per_s', mb),
+    ],
+    ['engine', engine([files.big.file], 'mb_per_s', mb)],
+  ];
+  if (cli) largeCases.push(['cli', () => cliCase([files.big.file], 'mb_per_s', mb)]);
+  const large = await rounds(setup.runs, 'mb_per_s', largeCases, (m) =>
+    log(`node, large file: ${m}`),
+  );
+
+  const withSlabs = (on: boolean, measureCase: () => Promise<Figure>) => async () => {
+    await setSlabFiles(setup.admin, on);
+    try {
+      return await measureCase();
+    } finally {
+      await setSlabFiles(setup.admin, false);
     }
-    const small = await rounds(setup.runs, 'files_per_s', smallCases, (m) =>
-      log(`node, small files: ${m}`),
-    );
-
-    return {
-      one_large_file: {
-        mib: sizes.bigBytes / 1024 ** 2,
-        curl_4_ranges: large.curl_4_ranges!,
-        engine: against(large.engine!, large.curl_4_ranges!, 'mb_per_s'),
-        ...(large.cli ? { cli: against(large.cli, large.curl_4_ranges!, 'mb_per_s') } : {}),
-      },
-      small_files: {
-        files: sizes.count,
-        kib_each: sizes.size / 1024,
-        curl_parallel_10: small.curl_parallel_10!,
-        engine_form_posts: against(
-          small.engine_form_posts!,
-          small.curl_parallel_10!,
+  };
+  const configFile = path.join(setup.workDir, 'curl-files.conf');
+  const smallCases: [string, () => Promise<Figure>][] = [
+    [
+      'curl_parallel_10',
+      () =>
+        baseline(
+          files.frames,
+          (urlOf) => curlPerFile(files.frames, PARALLEL, urlOf, configFile),
           'files_per_s',
+          sizes.count,
         ),
-        engine_slabs: against(small.engine_slabs!, small.curl_parallel_10!, 'files_per_s'),
-        ...(small.cli ? { cli: against(small.cli, small.curl_parallel_10!, 'files_per_s') } : {}),
-      },
-    };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    ],
+    ['engine_form_posts', engine([files.framesDir], 'files_per_s', sizes.count)],
+    ['engine_slabs', withSlabs(true, engine([files.framesDir], 'files_per_s', sizes.count))],
+  ];
+  if (cli) {
+    smallCases.push(['cli', () => cliCase([files.framesDir], 'files_per_s', sizes.count)]);
   }
+  const small = await rounds(setup.runs, 'files_per_s', smallCases, (m) =>
+    log(`node, small files: ${m}`),
+  );
+
+  return {
+    one_large_file: {
+      mib: sizes.bigBytes / 1024 ** 2,
+      curl_4_ranges: large.curl_4_ranges!,
+      engine: against(large.engine!, large.curl_4_ranges!, 'mb_per_s'),
+      ...(large.cli ? { cli: against(large.cli, large.curl_4_ranges!, 'mb_per_s') } : {}),
+    },
+    small_files: {
+      files: sizes.count,
+      kib_each: sizes.size / 1024,
+      curl_parallel_10: small.curl_parallel_10!,
+      engine_form_posts: against(small.engine_form_posts!, small.curl_parallel_10!, 'files_per_s'),
+      engine_slabs: against(small.engine_slabs!, small.curl_parallel_10!, 'files_per_s'),
+      ...(small.cli ? { cli: against(small.cli, small.curl_parallel_10!, 'files_per_s') } : {}),
+    },
+  };
 }

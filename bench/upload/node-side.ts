@@ -15,15 +15,22 @@ export interface DiskFile {
   size: number;
 }
 
+/** The bench's files on disk: the large one, and the small ones under `framesDir`. */
+export interface DiskFiles {
+  big: DiskFile;
+  framesDir: string;
+  frames: DiskFile[];
+}
+
 /**
- * The Node side's files, written before anything is measured, shaped as the page's: one large
+ * The bench's files, written before anything is measured, shaped as the page's: one large
  * file (one random chunk written over and over) and `count` random files in subfolders of
  * `perFolder`, under `frames/`.
  */
 export async function writeDiskFiles(
   dir: string,
   sizes: { bigBytes: number; count: number; size: number; perFolder: number },
-) {
+): Promise<DiskFiles> {
   const big = path.join(dir, 'A001.mov');
   await mkdir(dir, { recursive: true });
   const chunk = randomFillSync(Buffer.alloc(Math.min(CHUNK, sizes.bigBytes)));
@@ -41,7 +48,7 @@ export async function writeDiskFiles(
     frames.push({ file, name, size: sizes.size });
   }
   return {
-    big: { file: big, name: 'A001.mov', size: sizes.bigBytes } satisfies DiskFile,
+    big: { file: big, name: 'A001.mov', size: sizes.bigBytes },
     framesDir: path.join(dir, 'frames'),
     frames,
   };

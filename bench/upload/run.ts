@@ -3,8 +3,9 @@
  * server in its own process on the embedded defaults (embedded PostgreSQL, embedded store):
  *
  * - In headless Chromium, on a page built with Vite that runs the engine as the web app does
- *   (XHR, IndexedDB ledgers, xxh128 in a worker), files read from the origin-private file system:
- *   one large file against a bare page PUTting the same `File` in 4 slices at once; many small
+ *   (XHR, IndexedDB ledgers, xxh128 in a worker), the files on disk set on the page's file inputs
+ *   as a sender picks them (`--browser-files opfs`: copies in the origin-private file system,
+ *   picked as handles, which Chromium reads at a higher cost per file): one large file against a bare page PUTting the same `File` in 4 slices at once; many small
  *   files (FormPost batches, and slab objects with the contract's use_slab_files on) against one
  *   fetch PUT per file, 10 at once. The page's JS heap is sampled throughout.
  * - Through the engine's Node entry (files on disk), the same two against curl: 4 curl processes
@@ -16,6 +17,7 @@
  *
  *   node --import tsx bench/upload/run.ts [--big-mib 2048] [--small-files 10000] [--small-kib 10]
  *                                         [--runs 1] [--only browser,node] [--profile DIR]
+ *                                         [--browser-files disk|opfs]
  *
  * `--profile DIR` leaves, for each browser transfer, CPU profiles of the page and its workers,
  * a timeline of the engine's requests, hashes and ledger writes, and Chromium's CPU per process
@@ -36,6 +38,7 @@ import { apiSession } from './api-session';
 import { buildPage } from './browser';
 import { browserCases } from './browser-cases';
 import { nodeCases } from './node-cases';
+import { writeDiskFiles } from './node-side';
 
 const MiB = 1024 * 1024;
 const PASSWORD = 'bench-Password-1!';
@@ -49,6 +52,12 @@ const sizes = {
 const runs = Number(option('runs', '1'));
 const only = option('only', 'browser,node').split(',');
 const profileDir = option('profile', '');
+const browserFiles = pageFilesOption(option('browser-files', 'disk'));
+
+function pageFilesOption(value: string): 'disk' | 'opfs' {
+  if (value === 'disk' || value === 'opfs') return value;
+  throw new Error(`--browser-files is disk or opfs, not ${value}`);
+}
 const log = (message: string) => process.stderr.write(`bench/upload: ${message}\n`);
 
 async function main(): Promise<void> {
@@ -74,6 +83,8 @@ async function main(): Promise<void> {
       WEB_DIST: path.join(workDir, 'page'),
     });
     const { origin } = product;
+    log('writing the files to disk');
+    const files = await writeDiskFiles(path.join(workDir, 'files'), sizes);
     log('starting the server (embedded PostgreSQL, embedded store)');
     server = await product.start();
     const setup = {
@@ -84,6 +95,8 @@ async function main(): Promise<void> {
       admin: await apiSession(origin, 'admin@example.com', PASSWORD),
       sender: await apiSession(origin, 'sender@example.com', PASSWORD),
       sizes,
+      files,
+      browserFiles,
       runs,
       profileDir: profileDir && path.resolve(profileDir),
       log,
@@ -94,6 +107,7 @@ async function main(): Promise<void> {
       machine: { cpus: cpus().length, node: process.version, chromium: chromium.stdout.trim() },
       method:
         'server (embedded PostgreSQL, embedded store) in its own process on 127.0.0.1; the package is created and grants for baselines taken before the clock starts; the engine is timed from its start to COMPLETED (grants, bytes, xxh128 of every file, reports, finalise), baselines over their PUTs only; `sync` before each transfer; CPU seconds and the server peak RSS (VmHWM reset) from /proc over the transfer',
+      browser_files: browserFiles,
       sizes: {
         large_file_mib: sizes.bigBytes / MiB,
         small_files: sizes.count,

@@ -37,6 +37,7 @@ export interface UploadBenchPage {
   takeTimeline(): TimelineEvent[];
   writeFiles(order: WriteOrder): Promise<void>;
   pick(path: string): Promise<{ files: number; bytes: number }>;
+  pickInput(path: string, inputId: string): { files: number; bytes: number };
   prepareEngine(path: string): Promise<void>;
   runEngine(path: string): Promise<EngineRun>;
   prepareBare(path: string): Promise<void>;

@@ -12,6 +12,7 @@ import {
   FileHandleSource,
   IndexedDbResumeStore,
   sourcesFromDirectoryHandle,
+  sourcesFromFileList,
   WorkerFileHasher,
   XhrHttpClient,
   type PickedSource,
@@ -87,6 +88,18 @@ async function pick(path: string): Promise<{ files: number; bytes: number }> {
     entry.kind === 'file'
       ? [await FileHandleSource.open(entry as FileSystemFileHandle, name)]
       : await sourcesFromDirectoryHandle(entry as FileSystemDirectoryHandle);
+  picked.set(path, sources);
+  return { files: sources.length, bytes: sources.reduce((sum, s) => sum + s.size, 0) };
+}
+
+/**
+ * Takes, as picked under `path`, the files the bench set on the page's file input `inputId`
+ * (paths on disk, through the DevTools protocol): what the Share screen gets when a sender picks
+ * a file or a folder from disk with its input or drops one.
+ */
+function pickInput(path: string, inputId: string): { files: number; bytes: number } {
+  const input = document.getElementById(inputId) as HTMLInputElement;
+  const sources = sourcesFromFileList(input.files!);
   picked.set(path, sources);
   return { files: sources.length, bytes: sources.reduce((sum, s) => sum + s.size, 0) };
 }
@@ -348,6 +361,7 @@ const bench: UploadBenchPage = {
   takeTimeline,
   writeFiles,
   pick,
+  pickInput,
   prepareEngine,
   runEngine,
   prepareBare,
