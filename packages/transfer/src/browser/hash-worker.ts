@@ -1,4 +1,6 @@
-import { createXXHash128, type IHasher } from 'hash-wasm';
+import type { IHasher } from 'hash-wasm';
+import { partOffsets } from '../core/upload/slabs';
+import { withXxh128 } from '../core/xxh128';
 import type { HashReplies, HashReply, HashRequest } from './hash-messages';
 
 // A dedicated worker: hashing runs beside the page, holding one buffer of a large file at a
@@ -30,30 +32,13 @@ function answer(reply: HashReply) {
   outbox.push(reply);
 }
 
-/**
- * Hashers not in use. Making one instantiates hash-wasm's module (a fraction of a millisecond,
- * more than hashing a small file), so each is kept for the next file.
- */
-const idleHashers: IHasher[] = [];
-
-/** Runs `use` with a hasher made ready for a new file, and keeps the hasher for the next. */
-async function withHasher<T>(use: (hasher: IHasher) => T | Promise<T>): Promise<T> {
-  const hasher = idleHashers.pop() ?? (await createXXHash128());
-  try {
-    hasher.init();
-    return await use(hasher);
-  } finally {
-    idleHashers.push(hasher);
-  }
-}
-
 async function hash(id: number, blob: Blob): Promise<void> {
   try {
     const isCancelled = () => cancelled.has(id);
     const digest =
       blob.size <= WHOLE_READ_BYTES
         ? await hashWhole(blob, isCancelled)
-        : await withHasher(async (hasher) =>
+        : await withXxh128(async (hasher) =>
             (await readInto(hasher, blob, isCancelled)) ? hasher.digest('hex') : null,
           );
     if (digest !== null) answer({ type: 'digest', id, digest });
@@ -81,7 +66,7 @@ async function hashWhole(blob: Blob, isCancelled: () => boolean): Promise<string
 }
 
 function digestOf(bytes: Uint8Array): Promise<string> {
-  return withHasher((hasher) => {
+  return withXxh128((hasher) => {
     hasher.update(bytes);
     return hasher.digest('hex');
   });
@@ -116,12 +101,7 @@ const GROUPS_AT_ONCE = 4;
 async function pack(id: number, parts: (Uint8Array<ArrayBuffer> | Blob)[], hashed: number[]) {
   try {
     const isCancelled = () => cancelled.has(id);
-    const offsets: number[] = [];
-    let size = 0;
-    for (const part of parts) {
-      offsets.push(size);
-      size += part instanceof Blob ? part.size : part.byteLength;
-    }
+    const { offsets, size } = partOffsets(parts);
     const bytes = new Uint8Array(size);
     const groups: number[][] = [];
     let group: number[] = [];

@@ -6,17 +6,20 @@ import type { UploadPorts } from '../core/upload/runner';
 import type { UploadLedger } from '../core/upload/ledger';
 import { FetchHttpClient } from './fetch-http-client';
 import { JsonFileResumeStore } from './json-file-resume-store';
+import { NodeSlabPacker } from './slab-packer';
 import { XxhashFileHasher } from './xxhash-file-hasher';
 
 export * from '../index';
 export { FetchHttpClient, multipartBlob } from './fetch-http-client';
 export { fileSource, walkPaths } from './file-source';
 export { JsonFileResumeStore } from './json-file-resume-store';
+export { NodeSlabPacker } from './slab-packer';
 export { XxhashFileHasher } from './xxhash-file-hasher';
 
 /**
- * The runner's ports for Node: fetch, the platform's Blob for slabs, xxh128 of every file, and
- * ledgers in `ledgerFile` when given (without one an interrupted upload starts over).
+ * The runner's ports for Node: fetch, the platform's Blob for slabs, xxh128 of every file (with
+ * small slabs read once for their bytes and hashes), and ledgers in `ledgerFile` when given
+ * (without one an interrupted upload starts over).
  */
 export function nodeUploadPorts(
   options: { ledgerFile?: string; http?: HttpClient; hash?: boolean } = {},
@@ -27,6 +30,8 @@ export function nodeUploadPorts(
     ...(options.ledgerFile
       ? { resumeStore: new JsonFileResumeStore<UploadLedger>(options.ledgerFile) }
       : {}),
-    ...(options.hash === false ? {} : { hasher: new XxhashFileHasher() }),
+    ...(options.hash === false
+      ? {}
+      : { hasher: new XxhashFileHasher(), slabPacker: new NodeSlabPacker() }),
   };
 }

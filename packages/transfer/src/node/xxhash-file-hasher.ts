@@ -1,5 +1,5 @@
-import { createXXHash128 } from 'hash-wasm';
 import type { ByteSource, FileHasher } from '../core/ports';
+import { withXxh128 } from '../core/xxh128';
 import { blobChunks } from './file-reads';
 
 /**
@@ -8,13 +8,13 @@ import { blobChunks } from './file-reads';
  * twice, once to hash and once to send; the page cache usually serves the second read).
  */
 export class XxhashFileHasher implements FileHasher {
-  async xxh128(source: ByteSource, signal?: AbortSignal): Promise<string> {
-    const hasher = await createXXHash128();
-    hasher.init();
-    for await (const chunk of blobChunks(source.slice(0, source.size), { buffers: 1 })) {
-      signal?.throwIfAborted();
-      hasher.update(chunk);
-    }
-    return hasher.digest('hex');
+  xxh128(source: ByteSource, signal?: AbortSignal): Promise<string> {
+    return withXxh128(async (hasher) => {
+      for await (const chunk of blobChunks(source.slice(0, source.size), { buffers: 1 })) {
+        signal?.throwIfAborted();
+        hasher.update(chunk);
+      }
+      return hasher.digest('hex');
+    });
   }
 }

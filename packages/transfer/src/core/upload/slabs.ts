@@ -62,6 +62,17 @@ export function slabParts(slab: Slab): SlabPart[] {
   return slabPartsByEntry(slab).parts;
 }
 
+/** Where each part starts in the slab object joined from `parts`, and the object's size. */
+export function partOffsets(parts: readonly SlabPart[]): { offsets: number[]; size: number } {
+  const offsets: number[] = [];
+  let size = 0;
+  for (const part of parts) {
+    offsets.push(size);
+    size += part instanceof Blob ? part.size : part.byteLength;
+  }
+  return { offsets, size };
+}
+
 /**
  * `slabParts`, and which part holds each entry's file (by index, in entry order; null for an
  * empty file, which has none).
