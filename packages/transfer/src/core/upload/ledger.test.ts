@@ -111,4 +111,38 @@ describe('LedgerWriter', () => {
     await writer.change(() => undefined);
     expect(writesAt).toEqual([0, 80, 100]);
   });
+
+  it('writes a noted change without holding its caller, and nothing once removed', async () => {
+    const kept = new Map<string, UploadLedger>();
+    let release!: () => void;
+    // The first write waits until released; later ones go through at once.
+    let gate: Promise<void> | null = new Promise<void>((resolve) => (release = resolve));
+    const store: ResumeStore<UploadLedger> = {
+      get: async (key) => kept.get(key),
+      keys: async () => [...kept.keys()],
+      delete: async (key) => void kept.delete(key),
+      put: async (key, ledger) => {
+        await gate;
+        gate = null;
+        kept.set(key, ledger);
+      },
+    };
+    const writer = new LedgerWriter(
+      emptyLedger({ slug: 'p', name: 'P', contract: { slug: 'c' } }, []),
+      store,
+    );
+    writer.note((l) => (l.slabs['s1'] = { etag: 'e1', reported: true }));
+    // The write is under way and the caller already went on.
+    expect(kept.get('p')).toBeUndefined();
+    release();
+    await writer.idle();
+    expect(kept.get('p')!.slabs['s1']).toEqual({ etag: 'e1', reported: true });
+
+    await writer.remove();
+    expect(kept.has('p')).toBe(false);
+    // A job that finishes after the upload was cancelled does not bring its ledger back.
+    writer.note((l) => (l.slabs['s2'] = { etag: 'e2', reported: true }));
+    await writer.idle();
+    expect(kept.has('p')).toBe(false);
+  });
 });

@@ -110,6 +110,7 @@ const WRITE_PAUSE_FACTOR = 3;
 export class LedgerWriter {
   private writing: Promise<void> | null = null;
   private dirty = false;
+  private removed = false;
 
   constructor(
     readonly ledger: UploadLedger,
@@ -135,7 +136,7 @@ export class LedgerWriter {
   }
 
   flush(): Promise<void> {
-    if (!this.store) return Promise.resolve();
+    if (!this.store || this.removed) return Promise.resolve();
     this.dirty = true;
     if (!this.writing) this.writing = this.drain();
     return this.writing;
@@ -148,6 +149,9 @@ export class LedgerWriter {
 
   /** Forgets the ledger once the package is sent. */
   async remove(): Promise<void> {
+    // A job that finishes after this (its report answered as the upload was cancelled) must not
+    // write the ledger back, or the cancelled upload would be offered for resuming.
+    this.removed = true;
     await this.writing;
     await this.store?.delete(this.ledger.package.slug);
   }
