@@ -97,8 +97,8 @@ export function forgetReported(ledger: UploadLedger, files: readonly ByteSource[
 
 /**
  * After a write, the next waits this many times as long as the write took (with a clock): each
- * write copies the whole ledger, which grows with the files, so with thousands of small files
- * done one after the other, writes back to back would take most of the page's time.
+ * write copies the whole ledger, which grows with the objects sent, so with thousands of small
+ * files done one after the other, writes back to back would take most of the page's time.
  */
 const WRITE_PAUSE_FACTOR = 3;
 
