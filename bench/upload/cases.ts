@@ -1,7 +1,7 @@
 import { hundredths } from '../figures';
 import { run } from '../storage/processes';
 import type { apiSession } from './api-session';
-import type { DiskFiles } from './node-side';
+import type { DiskFiles } from './disk-files';
 import { limitOf, measure, type Costs, type Parties } from './measure';
 
 /** What every group of cases shares: the server, the API sessions, the sizes, the log. */

@@ -1,14 +1,8 @@
 import path from 'node:path';
 import { prefixGrant, setSlabFiles } from './api-session';
 import { against, rounds, transferFigure, type Figure, type Setup } from './cases';
-import {
-  cliCommand,
-  cliSend,
-  curlPerFile,
-  curlSlices,
-  nodeEngine,
-  type DiskFile,
-} from './node-side';
+import { cliCommand, cliSend, curlPerFile, curlSlices, nodeEngine } from './node-side';
+import type { DiskFile } from './disk-files';
 
 const SLICES = 4;
 const PARALLEL = 10;

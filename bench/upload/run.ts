@@ -5,9 +5,10 @@
  * - In headless Chromium, on a page built with Vite that runs the engine as the web app does
  *   (XHR, IndexedDB ledgers, xxh128 in a worker), the files on disk set on the page's file inputs
  *   as a sender picks them (`--browser-files opfs`: copies in the origin-private file system,
- *   picked as handles, which Chromium reads at a higher cost per file): one large file against a bare page PUTting the same `File` in 4 slices at once; many small
- *   files (FormPost batches, and slab objects with the contract's use_slab_files on) against one
- *   fetch PUT per file, 10 at once. The page's JS heap is sampled throughout.
+ *   picked as handles, which Chromium reads at a higher cost per file): one large file against a
+ *   bare page PUTting the same `File` in 4 slices at once; many small files (FormPost batches,
+ *   and slab objects with the contract's use_slab_files on) against one fetch PUT per file, 10 at
+ *   once. The page's JS heap is sampled throughout.
  * - Through the engine's Node entry (files on disk), the same two against curl: 4 curl processes
  *   PUTting 4 ranges of the file, and one `curl --parallel` PUT per file, 10 at once; and the
  *   `filerunner` CLI when apps/cli exists.
@@ -38,7 +39,7 @@ import { apiSession } from './api-session';
 import { buildPage } from './browser';
 import { browserCases } from './browser-cases';
 import { nodeCases } from './node-cases';
-import { writeDiskFiles } from './node-side';
+import { writeDiskFiles } from './disk-files';
 
 const MiB = 1024 * 1024;
 const PASSWORD = 'bench-Password-1!';
@@ -53,12 +54,12 @@ const runs = Number(option('runs', '1'));
 const only = option('only', 'browser,node').split(',');
 const profileDir = option('profile', '');
 const browserFiles = pageFilesOption(option('browser-files', 'disk'));
+const log = (message: string) => process.stderr.write(`bench/upload: ${message}\n`);
 
 function pageFilesOption(value: string): 'disk' | 'opfs' {
   if (value === 'disk' || value === 'opfs') return value;
   throw new Error(`--browser-files is disk or opfs, not ${value}`);
 }
-const log = (message: string) => process.stderr.write(`bench/upload: ${message}\n`);
 
 async function main(): Promise<void> {
   const workDir = await tempDataParent('bench-upload-');

@@ -88,6 +88,11 @@ async function pick(path: string): Promise<{ files: number; bytes: number }> {
     entry.kind === 'file'
       ? [await FileHandleSource.open(entry as FileSystemFileHandle, name)]
       : await sourcesFromDirectoryHandle(entry as FileSystemDirectoryHandle);
+  return keepPicked(path, sources);
+}
+
+/** Keeps `sources` as picked under `path`; answers how many files and bytes they are. */
+function keepPicked(path: string, sources: PickedSource[]) {
   picked.set(path, sources);
   return { files: sources.length, bytes: sources.reduce((sum, s) => sum + s.size, 0) };
 }
@@ -99,9 +104,7 @@ async function pick(path: string): Promise<{ files: number; bytes: number }> {
  */
 function pickInput(path: string, inputId: string): { files: number; bytes: number } {
   const input = document.getElementById(inputId) as HTMLInputElement;
-  const sources = sourcesFromFileList(input.files!);
-  picked.set(path, sources);
-  return { files: sources.length, bytes: sources.reduce((sum, s) => sum + s.size, 0) };
+  return keepPicked(path, sourcesFromFileList(input.files!));
 }
 
 /** Creates a package of `sources` for the demo recipient, as the Share screen does. */
