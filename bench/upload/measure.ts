@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { hundredths } from '../figures';
-import { cpuSeconds, peakRss, processTree } from '../storage/processes';
+import { cpuSeconds, peakRss, processTree, run } from '../storage/processes';
 
 const MiB = 1024 * 1024;
 export const CORES = cpus().length;
@@ -14,22 +14,27 @@ export interface Parties {
   dataDir: string;
   /** The client's process (Chromium's browser process), when it lives throughout. */
   client?: number;
+  /** Folders whose files the transfers read: read back into the page cache before each. */
+  sources: readonly string[];
 }
 
-/** The embedded PostgreSQL's processes, from the pid its postmaster writes. */
-async function databasePids(dataDir: string): Promise<number[]> {
+/** The embedded PostgreSQL's postmaster, from the pid it writes; 0 when it is not running. */
+async function postmasterPid(dataDir: string): Promise<number> {
   const pidFile = await readFile(path.join(dataDir, 'db', 'postmaster.pid'), 'utf8').catch(
     () => '',
   );
-  const pid = Number(pidFile.split('\n')[0]);
-  return pid > 0 ? processTree(pid) : [];
+  return Number(pidFile.split('\n')[0]) || 0;
 }
 
-/** CPU seconds of children this process has waited for (curl, the Node sender): cutime + cstime. */
-async function reapedChildrenCpu(): Promise<number> {
-  const stat = await readFile('/proc/self/stat', 'utf8');
+/**
+ * CPU seconds of the children a process has waited for (cutime + cstime): this process's curl and
+ * Node senders, or the database's backends that ended (the postmaster reaps them; without this a
+ * backend ending during a transfer took its CPU out of the database's figure).
+ */
+async function reapedChildrenCpu(pid: number | 'self'): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
+  return (Number(fields[13] ?? 0) + Number(fields[14] ?? 0)) / 100;
 }
 
 /** Whole-disk counters of the block devices: sectors written and milliseconds busy. */
@@ -48,13 +53,15 @@ async function diskCounters(): Promise<{ writtenBytes: number; busyMs: number }>
 }
 
 async function cpuOf(parties: Parties) {
-  const database = await databasePids(parties.dataDir);
+  const postmaster = await postmasterPid(parties.dataDir);
+  const database = postmaster > 0 ? await processTree(postmaster) : [];
   const server = (await processTree(parties.server)).filter((pid) => !database.includes(pid));
   return {
     server: await cpuSeconds(server),
-    database: await cpuSeconds(database),
+    database:
+      (await cpuSeconds(database)) + (postmaster > 0 ? await reapedChildrenCpu(postmaster) : 0),
     client: parties.client ? await cpuSeconds(await processTree(parties.client)) : 0,
-    reaped: await reapedChildrenCpu(),
+    reaped: await reapedChildrenCpu('self'),
   };
 }
 
@@ -68,6 +75,32 @@ export interface Costs {
   server_peak_rss_mib: number;
   disk_written_mib: number;
   disk_busy_pct: number;
+}
+
+/**
+ * Before a transfer: earlier writes flushed, the page cache emptied, and the transfer's sources
+ * read back into it. In this VM, writing into page-cache pages the guest has not used before costs
+ * the writer several times the CPU of reusing freed ones: the same 2 GiB PUT into the store cost it
+ * 7 CPU-s after a drop and 12 once earlier transfers had filled the cache, which charged whichever
+ * case happened to run later. Answers false when the cache may not be dropped (not root): then only
+ * the flush happens.
+ */
+export async function settlePageCache(sources: readonly string[]): Promise<boolean> {
+  await run('sync', []);
+  const dropped = await writeFile('/proc/sys/vm/drop_caches', '1').then(
+    () => true,
+    () => false,
+  );
+  if (dropped && sources.length > 0) {
+    // A file of Chromium's profile may go between the listing and its read: no failure.
+    await run('sh', [
+      '-c',
+      'find "$@" -type f -print0 | xargs -0 cat > /dev/null 2>&1 || true',
+      'sh',
+      ...sources,
+    ]);
+  }
+  return dropped;
 }
 
 /**

@@ -3,25 +3,18 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { run } from '../storage/processes';
 import type { DiskFile } from './disk-files';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Runs a command to its end; answers its stdout, or rejects with its stderr. */
-function exec(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve(out)
-        : reject(new Error(`${command} exited ${code}: ${err.slice(-2000)}`)),
-    );
-  });
+/**
+ * Runs a command to its end; answers its stdout, or rejects with its stderr in the message. Output
+ * is read to its end before the answer (a process can exit before its output has been read).
+ */
+async function exec(command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
+  const { stdout } = await run(command, args, { env, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
 }
 
 /**
@@ -111,7 +104,8 @@ export async function nodeEngine(
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   let out = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': the last line (the figures) may still be unread when the process exits.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();

@@ -92,7 +92,15 @@ async function main(): Promise<void> {
       origin,
       password: PASSWORD,
       workDir,
-      parties: { server: server.pid!, dataDir },
+      parties: {
+        server: server.pid!,
+        dataDir,
+        // The page's copies in the origin-private file system live in Chromium's profile.
+        sources: [
+          path.join(workDir, 'files'),
+          ...(browserFiles === 'opfs' ? [path.join(workDir, 'chromium')] : []),
+        ],
+      },
       admin: await apiSession(origin, 'admin@example.com', PASSWORD),
       sender: await apiSession(origin, 'sender@example.com', PASSWORD),
       sizes,
@@ -107,7 +115,7 @@ async function main(): Promise<void> {
       measured_at: new Date().toISOString(),
       machine: { cpus: cpus().length, node: process.version, chromium: chromium.stdout.trim() },
       method:
-        'server (embedded PostgreSQL, embedded store) in its own process on 127.0.0.1; the package is created and grants for baselines taken before the clock starts; the engine is timed from its start to COMPLETED (grants, bytes, xxh128 of every file, reports, finalise), baselines over their PUTs only; `sync` before each transfer; CPU seconds and the server peak RSS (VmHWM reset) from /proc over the transfer',
+        'server (embedded PostgreSQL, embedded store) in its own process on 127.0.0.1; the package is created and grants for baselines taken before the clock starts; the engine is timed from its start to COMPLETED (grants, bytes, xxh128 of every file, reports, finalise), baselines over their PUTs only; `sync`, the page cache dropped (when root) and the sources read back before each transfer; CPU seconds and the server peak RSS (VmHWM reset) from /proc over the transfer',
       browser_files: browserFiles,
       sizes: {
         large_file_mib: sizes.bigBytes / MiB,
