@@ -170,4 +170,24 @@ describe('the upload controller', () => {
     store.dispatch(resumeUploadsAfterSignIn());
     await vi.waitFor(() => expect(status('a')).toBe('UPLOADING'));
   });
+
+  it('lets the next person on the page send at once, not behind the uploads a sign-out paused', async () => {
+    const { store, status, controller } = uploadsOnSilentNetwork();
+    store.dispatch(startPackageUpload({ pkg: pkg('a'), plan, picked: [], workers: 2 }));
+    await vi.waitFor(() => expect(status('a')).toBe('UPLOADING'));
+    store.dispatch(pauseUploadsForSignOut());
+
+    // Someone else signs in on the same page and sends a package.
+    controller.resumeAfterSignIn(8, store.dispatch);
+    controller.start({ pkg: pkg('b'), plan, picked: [], workers: 2 }, store.dispatch, 8);
+    await vi.waitFor(() => expect(status('b')).toBe('UPLOADING'));
+    expect(controller.runner('a')!.record.status).toBe('PAUSED');
+
+    // They sign out, and the first person, back, carries on where they were.
+    store.dispatch(pauseUploadsForSignOut());
+    expect(controller.runner('b')!.record.status).toBe('PAUSED');
+    controller.resumeAfterSignIn(7, store.dispatch);
+    await vi.waitFor(() => expect(controller.runner('a')!.record.status).toBe('UPLOADING'));
+    expect(controller.runner('b')!.record.status).toBe('PAUSED');
+  });
 });

@@ -75,14 +75,19 @@ export type ResumeOutcome =
 type Dispatch = (action: UnknownAction) => unknown;
 
 /**
- * Owns the transfer engine's runners, one per package, taking turns in one queue. It starts
+ * Owns the transfer engine's runners, one per package, taking turns in a queue. It starts
  * them, passes the person's controls on, and dispatches every record a runner emits into the
  * uploads slice: the engine does the work, the store only shows it. It also keeps what an
  * upload needs to resume after a reload, and resumes it from there.
  */
 export class UploadController {
   private readonly runners = new Map<string, { runner: UploadRunner; owner: number | null }>();
-  private readonly queue = new UploadQueue();
+  /**
+   * A queue per person: an upload the sign-out paused keeps its turn, and must not hold up the
+   * next person to sign in on this page. Only the signed-in person's uploads ever send (the
+   * others are paused until they are back), so the page still sends one upload at a time.
+   */
+  private readonly queues = new Map<number | null, UploadQueue>();
   /** Interrupted uploads found in the keeper, by slug, until resumed or discarded. */
   private readonly interruptedUploads = new Map<string, ResumableUpload>();
   /** Uploads kept out of the store while their owner is signed out. */
@@ -241,7 +246,7 @@ export class UploadController {
   ): string {
     const { package: pkg, workers } = upload;
     const runner = new UploadRunner(
-      { api: this.platform.api, plan, package: pkg, workers, queue: this.queue },
+      { api: this.platform.api, plan, package: pkg, workers, queue: this.queueOf(owner) },
       this.platform.ports,
     );
     this.runners.set(pkg.slug, { runner, owner });
@@ -260,6 +265,12 @@ export class UploadController {
       },
     );
     return pkg.slug;
+  }
+
+  private queueOf(owner: number | null): UploadQueue {
+    let queue = this.queues.get(owner);
+    if (!queue) this.queues.set(owner, (queue = new UploadQueue()));
+    return queue;
   }
 
   private finished(record: UploadRecord, dispatch: Dispatch) {
