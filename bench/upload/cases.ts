@@ -28,12 +28,11 @@ export interface Setup {
 export type Unit = 'mb_per_s' | 'files_per_s';
 export type Figure = Record<string, unknown> & { seconds: number };
 
-let cacheKeptSaid = false;
-
 /**
  * Measures one transfer (after `settlePageCache`, so no write-back of earlier transfers overlaps
- * it and each starts on the same page cache) and makes its figure: the rate in `unit` over `amount` (MB or files), the costs, what the transfer
- * answered about itself, and the limit the costs point to.
+ * it and each starts on the same page cache) and makes its figure: the rate in `unit` over
+ * `amount` (MB or files), the costs, what the transfer answered about itself, and the limit the
+ * costs point to.
  */
 export async function transferFigure(
   parties: Parties,
@@ -42,12 +41,7 @@ export async function transferFigure(
   clientName: string,
   work: () => Promise<{ seconds: number; client_cpu_s?: number } & Record<string, unknown>>,
 ): Promise<Figure> {
-  if (!(await settlePageCache(parties.sources)) && !cacheKeptSaid) {
-    cacheKeptSaid = true;
-    process.stderr.write(
-      'bench/upload: the page cache is not dropped between transfers (not root)\n',
-    );
-  }
+  await settlePageCache(parties.sources);
   const { result, costs } = await measure(parties, work);
   const { seconds: _seconds, client_cpu_s: _cpu, ...about } = result;
   return {

@@ -77,20 +77,29 @@ export interface Costs {
   disk_busy_pct: number;
 }
 
+/** Whether the bench already said it may not drop the page cache (it says so once). */
+let cacheKeptSaid = false;
+
 /**
  * Before a transfer: earlier writes flushed, the page cache emptied, and the transfer's sources
  * read back into it. In this VM, writing into page-cache pages the guest has not used before costs
  * the writer several times the CPU of reusing freed ones: the same 2 GiB PUT into the store cost it
  * 7 CPU-s after a drop and 12 once earlier transfers had filled the cache, which charged whichever
- * case happened to run later. Answers false when the cache may not be dropped (not root): then only
- * the flush happens.
+ * case happened to run later. When the cache may not be dropped (not root) only the flush happens,
+ * and the bench says so once.
  */
-export async function settlePageCache(sources: readonly string[]): Promise<boolean> {
+export async function settlePageCache(sources: readonly string[]): Promise<void> {
   await run('sync', []);
   const dropped = await writeFile('/proc/sys/vm/drop_caches', '1').then(
     () => true,
     () => false,
   );
+  if (!dropped && !cacheKeptSaid) {
+    cacheKeptSaid = true;
+    process.stderr.write(
+      'bench/upload: the page cache is not dropped between transfers (not root)\n',
+    );
+  }
   if (dropped && sources.length > 0) {
     // A file of Chromium's profile may go between the listing and its read: no failure.
     await run('sh', [
@@ -100,7 +109,6 @@ export async function settlePageCache(sources: readonly string[]): Promise<boole
       ...sources,
     ]);
   }
-  return dropped;
 }
 
 /**
