@@ -25,8 +25,8 @@ const protocolDependsOnSchemasOnly = (allowed) => [
   `packages/protocol runs in the browser and in Node, so it depends on nothing but ${allowed.join(', ')}.`,
 ];
 
-// The transfer core plans uploads and downloads the same way in the browser and in Node; what
-// needs a platform lives in src/browser/ and src/node/.
+// The protocol (the route table and its client) and the transfer core run the same way in the
+// browser and in Node; what needs a platform lives in the apps, src/browser/ and src/node/.
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 const platformGlobals = Object.keys({ ...globals.browser, ...globals.node }).filter(
   (name) => !(name in globals.builtin),
@@ -39,11 +39,54 @@ const coreGlobals = [
   'TextDecoder',
   'TextEncoder',
   'URL',
+  'URLSearchParams',
   'clearTimeout',
   'setTimeout',
 ];
-const transferCoreWhy =
-  'packages/transfer/src/core runs in the browser and in Node alike: platform code belongs in src/browser/ or src/node/.';
+const platformFreeWhy =
+  'packages/protocol and packages/transfer/src/core run in the browser and in Node alike: platform code belongs in the apps, src/browser/ or src/node/.';
+
+// Only the globals both platforms have alike, for packages/protocol and the transfer core.
+const platformFree = {
+  languageOptions: {
+    globals: {
+      ...Object.fromEntries(platformGlobals.map((name) => [name, 'off'])),
+      ...Object.fromEntries(coreGlobals.map((name) => [name, 'readonly'])),
+    },
+  },
+  rules: {
+    // typescript-eslint turns no-undef off for TypeScript; here it is what catches a DOM or
+    // Node global, since none is declared for this folder.
+    'no-undef': 'error',
+    'no-restricted-globals': [
+      'error',
+      ...[
+        'window',
+        'self',
+        'document',
+        'navigator',
+        'location',
+        'localStorage',
+        'sessionStorage',
+        'indexedDB',
+        'File',
+        // Blob stays allowed: bytes travel as Blobs in browsers and Node alike (see api/http.ts).
+        'FileReader',
+        'FormData',
+        'fetch',
+        'XMLHttpRequest',
+        'Request',
+        'Response',
+        'Headers',
+        'crypto',
+        'process',
+        'Buffer',
+        'global',
+        'require',
+      ].map((name) => ({ name, message: platformFreeWhy })),
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/.tmp/**'] },
@@ -135,47 +178,18 @@ export default tseslint.config(
     files: ['packages/transfer/src/core/**/*.ts'],
     // Tests may check the core against real outside tools (tar, files on disk).
     ignores: testFiles,
-    languageOptions: {
-      globals: {
-        ...Object.fromEntries(platformGlobals.map((name) => [name, 'off'])),
-        ...Object.fromEntries(coreGlobals.map((name) => [name, 'readonly'])),
-      },
-    },
+    ...platformFree,
     rules: {
-      // typescript-eslint turns no-undef off for TypeScript; here it is what catches a DOM or
-      // Node global, since none is declared for this folder.
-      'no-undef': 'error',
-      'no-restricted-globals': [
-        'error',
-        ...[
-          'window',
-          'self',
-          'document',
-          'navigator',
-          'location',
-          'localStorage',
-          'sessionStorage',
-          'indexedDB',
-          'File',
-          // Blob stays allowed: bytes travel as Blobs in browsers and Node alike (see ports.ts).
-          'FileReader',
-          'FormData',
-          'fetch',
-          'XMLHttpRequest',
-          'Request',
-          'Response',
-          'Headers',
-          'crypto',
-          'process',
-          'Buffer',
-          'global',
-          'require',
-        ].map((name) => ({ name, message: transferCoreWhy })),
-      ],
+      ...platformFree.rules,
       ...restrictImports(
-        [`^(node:|(${nodeBuiltins.join('|').replace(/\//g, '\\/')})(/|$))`, transferCoreWhy],
-        ['^\\.\\./(browser|node)(/|$)', transferCoreWhy],
+        [`^(node:|(${nodeBuiltins.join('|').replace(/\//g, '\\/')})(/|$))`, platformFreeWhy],
+        ['^\\.\\./(browser|node)(/|$)', platformFreeWhy],
       ),
     },
+  },
+  {
+    files: ['packages/protocol/src/**/*.ts'],
+    ignores: testFiles,
+    ...platformFree,
   },
 );

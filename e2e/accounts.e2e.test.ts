@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { api } from '@filerunner/protocol';
 import {
   activate,
   addMember,
@@ -53,7 +54,7 @@ beforeAll(async () => {
   const invitation = await waitForMailLink(site, ADMIN, '/activate/');
   await activate(invitation, 'Ada Lovelace', ADMIN_PASSWORD);
   admin = await apiLogin(server.url, ADMIN, ADMIN_PASSWORD);
-  const [acme] = await admin.call<{ slug: string }[]>('GET', '/contracts/');
+  const [acme] = await admin.call(api.contracts.list);
   slug = acme!.slug;
 });
 

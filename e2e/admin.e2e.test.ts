@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { api } from '@filerunner/protocol';
 import {
   addMember,
   apiLogin,
@@ -44,10 +45,7 @@ const group = (name: string) => page.getByRole('region', { name, exact: true });
 
 /** A group of the demo contract by name, as the API lists it. */
 async function groupId(name: string): Promise<number> {
-  const { groups } = await admin.call<{ groups: { id: number; name: string }[] }>(
-    'GET',
-    '/contracts/demo/groups/',
-  );
+  const { groups } = await admin.call(api.groups.list, { params: { slug: 'demo' } });
   return groups.find((g) => g.name === name)!.id;
 }
 

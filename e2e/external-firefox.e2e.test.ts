@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser as Chromium } from 'playwright-core';
 import puppeteer, { type Browser as Firefox, type Page } from 'puppeteer-core';
+import { api } from '@filerunner/protocol';
 import {
+  demoSettings,
   apiLogin,
   assertWebAppBuilt,
   DEMO_PASSWORD,
@@ -57,10 +59,13 @@ beforeAll(async () => {
     env: { ...process.env, HOME: home },
   });
   const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-  await admin.call('POST', '/contracts/demo/settings/', {
-    can_add_ad_hoc: true,
-    pin_verification: 'adhoc',
-  });
+  await admin.call(
+    api.contracts.updateSettings,
+    demoSettings({
+      can_add_ad_hoc: true,
+      pin_verification: 'adhoc',
+    }),
+  );
 });
 
 afterAll(async () => {

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { api } from '@filerunner/protocol';
 import {
+  demoSettings,
   apiLogin,
   DEMO_PASSWORD,
   startProduct,
@@ -32,10 +34,13 @@ beforeAll(async () => {
   ({ site, server, browser } = await startProduct());
   scratch = await mkdtemp(path.join(tmpdir(), 'filerunner-external-'));
   const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-  await admin.call('POST', '/contracts/demo/settings/', {
-    can_add_ad_hoc: true,
-    pin_verification: 'adhoc',
-  });
+  await admin.call(
+    api.contracts.updateSettings,
+    demoSettings({
+      can_add_ad_hoc: true,
+      pin_verification: 'adhoc',
+    }),
+  );
   ({ link, sentFiles } = await sendToPartnerWithPin(site, server, browser, 'Grade for review'));
 });
 

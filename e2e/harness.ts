@@ -7,6 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { vi } from 'vitest';
+import { api, createRouteClient, type RouteArgs, type RouteClient } from '@filerunner/protocol';
+import { FetchHttpClient, signedInClient } from '@filerunner/transfer/node';
 import { stopEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database';
 import {
@@ -220,37 +222,31 @@ export async function stopProduct(product: Partial<Product>): Promise<void> {
 }
 
 /**
- * The API as the web app calls it (JSON, the client-version header, the session cookie), for
- * setting up what a test needs without clicking through screens that other tests cover.
+ * The API as a signed-in person calls it, through the product's route client (the session
+ * cookie, the client-version header, the API's retries), for setting up what a test needs
+ * without clicking through screens that other tests cover. A failed call throws its `ApiError`.
  */
-export interface ApiSession {
-  call<T = unknown>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T>;
+export type ApiSession = RouteClient;
+
+/** The API of the site at `baseUrl`, with no one signed in. */
+export function apiClient(baseUrl: string): RouteClient {
+  return createRouteClient({
+    http: new FetchHttpClient(),
+    baseUrl: `${baseUrl}/api`,
+    clientVersion: 'e2e',
+  });
 }
 
-const CLIENT_HEADERS = { 'content-type': 'application/json', 'x-client-version': 'e2e' };
+/** The arguments of a settings change of the demo contract, as its admin's Settings screen sends it. */
+export function demoSettings(
+  body: RouteArgs<typeof api.contracts.updateSettings>['body'],
+): RouteArgs<typeof api.contracts.updateSettings> {
+  return { params: { slug: 'demo' }, body };
+}
 
-/** Logs in through the API; `call` then throws on any answer but 2xx, with its body. */
-export async function apiLogin(baseUrl: string, email: string, password: string) {
-  const login = await fetch(`${baseUrl}/api/authenticate/`, {
-    method: 'POST',
-    headers: CLIENT_HEADERS,
-    body: JSON.stringify({ email, password }),
-  });
-  if (!login.ok) throw new Error(`login of ${email} failed (${login.status})`);
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-  const session: ApiSession = {
-    async call<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
-      const response = await fetch(`${baseUrl}/api${apiPath}`, {
-        method,
-        headers: { ...CLIENT_HEADERS, cookie },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`${method} ${apiPath}: ${response.status} ${text}`);
-      return (text ? JSON.parse(text) : undefined) as T;
-    },
-  };
-  return session;
+/** Logs in through the API and answers the person's route client. */
+export function apiLogin(baseUrl: string, email: string, password: string) {
+  return signedInClient(baseUrl, email, password, 'e2e');
 }
 
 /** A person a project admin added to a contract; `password` is theirs once activated. */
@@ -280,13 +276,16 @@ export async function inviteMember(
   const email = `${first}@example.test`;
   const name = `${first[0]!.toUpperCase()}${first.slice(1)} Tester`;
   const mailsBefore = (await readMails(site)).length;
-  const added = await admin.call<{ id: number }>('POST', `/contracts/${slug}/users/`, {
-    first_name: name.split(' ')[0],
-    last_name: 'Tester',
-    email,
-    project_admin: options.projectAdmin ?? false,
-    send: options.send ?? false,
-    groups: options.groups ?? [],
+  const added = await admin.call(api.users.add, {
+    params: { slug },
+    body: {
+      first_name: name.split(' ')[0]!,
+      last_name: 'Tester',
+      email,
+      project_admin: options.projectAdmin ?? false,
+      send: options.send ?? false,
+      groups: options.groups ?? [],
+    },
   });
   const link = await waitForMailLink(site, email, '/activate/', mailsBefore);
   return { id: added.id, email, name, password: `Member-Pass${n}!`, link };
@@ -295,12 +294,9 @@ export async function inviteMember(
 /** Activates an account from its mailed link through the API, as the activation page would. */
 export async function activate(link: string, name: string, password: string): Promise<void> {
   const [uid, token] = new URL(link).pathname.split('/').slice(2);
-  const activated = await fetch(`${new URL(link).origin}/api/user/activate/`, {
-    method: 'POST',
-    headers: CLIENT_HEADERS,
-    body: JSON.stringify({ uid, token, name, password, password_confirm: password }),
+  await apiClient(new URL(link).origin).call(api.accounts.activate, {
+    body: { uid: uid!, token: token!, name, password, password_confirm: password },
   });
-  if (!activated.ok) throw new Error(`activation failed (${activated.status}): ${link}`);
 }
 
 /** inviteMember, then the activation: a person who can log in with `password`. */

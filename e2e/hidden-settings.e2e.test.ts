@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { api } from '@filerunner/protocol';
 import { apiLogin, DEMO_PASSWORD, startProduct, stopProduct, type RunningServer } from './harness';
 import { freshPage, logIn, see } from './pages';
 
@@ -93,10 +94,7 @@ describe('the hidden settings dialog', () => {
   it('"Always use slab files" packs the next upload into a slab though the project says FormPost', async () => {
     // The demo project keeps slabs off.
     const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-    const contracts = await admin.call<{ slug: string; settings: { use_slab_files: boolean } }[]>(
-      'GET',
-      '/contracts/',
-    );
+    const contracts = await admin.call(api.contracts.list);
     expect(contracts.find((c) => c.slug === 'demo')?.settings.use_slab_files).toBe(false);
 
     const page = await freshPage(browser);

@@ -7,7 +7,9 @@ import {
   UploadRunner,
   type ByteSource,
 } from '@filerunner/transfer/node';
+import { api } from '@filerunner/protocol';
 import {
+  demoSettings,
   apiLogin,
   DEMO_PASSWORD,
   readMails,
@@ -59,10 +61,7 @@ async function sessionCookie(email: string): Promise<string> {
 /** The sender sends `files` to Rita and Ada with the upload engine, as the Share screen would. */
 async function sendPackage(): Promise<string> {
   const sender = await apiLogin(server.url, SENDER, DEMO_PASSWORD);
-  const groups = await sender.call<{ members: { id: number; email: string }[] }[]>(
-    'GET',
-    '/contracts/demo/recipients/',
-  );
+  const groups = await sender.call(api.recipients.list, { params: { slug: 'demo' } });
   const idOf = (email: string) =>
     groups.flatMap((g) => g.members).find((m) => m.email === email)!.id;
   const sources: ByteSource[] = files.map((f) => ({
@@ -182,7 +181,7 @@ describe('receiving a package', () => {
 
   it('adds a recipient by address, who gets the link by mail, and updates a mobile', async () => {
     const admin = await apiLogin(server.url, ADA, DEMO_PASSWORD);
-    await admin.call('POST', '/contracts/demo/settings/', { can_add_ad_hoc: true });
+    await admin.call(api.contracts.updateSettings, demoSettings({ can_add_ad_hoc: true }));
     const mailsBefore = (await readMails(site)).length;
     try {
       const page = await freshPage(browser);
@@ -219,7 +218,7 @@ describe('receiving a package', () => {
       await expect.poll(() => rita.innerText()).toContain('+12025550147');
       await page.context().close();
     } finally {
-      await admin.call('POST', '/contracts/demo/settings/', { can_add_ad_hoc: false });
+      await admin.call(api.contracts.updateSettings, demoSettings({ can_add_ad_hoc: false }));
     }
   });
 });

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { api } from '@filerunner/protocol';
 import {
+  demoSettings,
   apiLogin,
   DEMO_PASSWORD,
   readMails,
@@ -73,7 +75,7 @@ async function chooseRecipient(typed: string, option: string | RegExp) {
 }
 
 async function contractSettings(settings: Record<string, unknown>) {
-  await admin.call('POST', '/contracts/demo/settings/', settings);
+  await admin.call(api.contracts.updateSettings, demoSettings(settings));
 }
 
 describe('the Share screen', () => {
@@ -267,10 +269,9 @@ describe('the Share screen', () => {
     const slug = new URL(link).pathname.split('/').at(-1)!;
     const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
     const sha256 = async (filePath: string) => {
-      const grant = await rita.call<{ download_url: string }>(
-        'GET',
-        `/packages/${slug}/download/${filePath.split('/').map(encodeURIComponent).join('/')}`,
-      );
+      const grant = await rita.call(api.downloads.fileGrant, {
+        params: { slug, '*': filePath },
+      });
       const bytes = await fetch(new URL(grant.download_url, server.url)).then((r) =>
         r.arrayBuffer(),
       );
@@ -336,10 +337,9 @@ describe('the Share screen', () => {
       const slug = new URL(link).pathname.split('/').at(-1)!;
       const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
       for (const [name, hash] of Object.entries(written)) {
-        const grant = await rita.call<{ download_url: string }>(
-          'GET',
-          `/packages/${slug}/download/${encodeURIComponent('Reel 7')}/${encodeURIComponent(name)}`,
-        );
+        const grant = await rita.call(api.downloads.fileGrant, {
+          params: { slug, '*': `Reel 7/${name}` },
+        });
         const bytes = await fetch(new URL(grant.download_url, server.url)).then((r) =>
           r.arrayBuffer(),
         );

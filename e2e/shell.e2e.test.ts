@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { api } from '@filerunner/protocol';
 import {
   addMember,
   apiLogin,
@@ -205,11 +206,9 @@ describe('the shell', () => {
     // Users screen would.
     const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
     const member = await addMember(site, admin, 'demo', { prefix: 'disabled' });
-    await admin.call('POST', `/contracts/demo/permissions/${member.id}/`, {
-      id: member.id,
-      send: false,
-      admin: false,
-      enabled: false,
+    await admin.call(api.users.updatePermissions, {
+      params: { slug: 'demo', userId: member.id },
+      body: { id: member.id, send: false, admin: false, enabled: false },
     });
 
     // Not logIn(): with no project the app stays on '/' rather than moving on to the inbox.

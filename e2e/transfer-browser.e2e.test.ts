@@ -6,7 +6,6 @@ import path from 'node:path';
 import { createXXHash128, xxhash128 } from 'hash-wasm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
 import {
   DEMO_PASSWORD,
   freePort,
@@ -70,35 +69,35 @@ describe('sending bytes with the XHR client', () => {
     ];
     const { pkg, grants } = await page.evaluate(
       async ({ password, files }) => {
-        const { api } = window.lab;
+        const { api, routes } = window.lab;
         // Logging in through the client sets the session cookie the later calls carry.
-        const login = await api('POST', '/authenticate/', {
-          email: 'sender@example.com',
-          password,
+        await api.call(routes.accounts.authenticate, {
+          body: { email: 'sender@example.com', password },
         });
-        if (login.status !== 200) throw new Error(`login answered ${login.status}`);
-        type Group = { members: { id: number; email: string }[] };
-        const groups = await api<Group[]>('GET', '/contracts/demo/recipients/');
-        const recipient = groups.body
+        const groups = await api.call(routes.recipients.list, { params: { slug: 'demo' } });
+        const recipient = groups
           .flatMap((g) => g.members)
           .find((m) => m.email === 'recipient@example.com')!;
-        const created = await api<SenderPackage>('POST', '/packages/create/', {
-          contract: 'demo',
-          name: 'Browser entry',
-          recipients: [{ id: recipient.id }],
-          valid_from: new Date().toISOString(),
-          valid_to: new Date(Date.now() + 48 * 3_600_000).toISOString(),
-          expected_files: files.length,
-          expected_size: files.reduce((sum, f) => sum + f.size, 0),
-          intended_files: files.map((f) => ({ filename: f.path, size: f.size })),
+        const created = await api.call(routes.packages.create, {
+          body: {
+            contract: 'demo',
+            name: 'Browser entry',
+            recipients: [{ id: recipient.id }],
+            valid_from: new Date().toISOString(),
+            valid_to: new Date(Date.now() + 48 * 3_600_000).toISOString(),
+            expected_files: files.length,
+            expected_size: files.reduce((sum, f) => sum + f.size, 0),
+            intended_files: files.map((f) => ({ filename: f.path, size: f.size })),
+          },
         });
-        if (created.status !== 201) throw new Error(`create answered ${created.status}`);
-        const bulk = await api<BulkResponse>('POST', `/packages/${created.body.slug}/bulk/`, {
-          batches: [{ batch_name: 'batch-1', files: files.slice(1) }],
-          large_file_total_size: files[0]!.size,
+        const bulk = await api.call(routes.packages.bulk, {
+          params: { slug: created.slug },
+          body: {
+            batches: [{ batch_name: 'batch-1', files: files.slice(1) }],
+            large_file_total_size: files[0]!.size,
+          },
         });
-        if (bulk.status !== 200) throw new Error(`bulk answered ${bulk.status}`);
-        return { pkg: created.body, grants: bulk.body };
+        return { pkg: created, grants: bulk };
       },
       {
         password: DEMO_PASSWORD,
@@ -194,10 +193,14 @@ describe('sending bytes with the XHR client', () => {
       })),
     ];
     const recorded = await page.evaluate(
-      ({ slug, files }) => window.lab.api('POST', `/packages/demo/${slug}/updatefiles/`, { files }),
+      ({ slug, files }) =>
+        window.lab.api.call(window.lab.routes.packages.updateFiles, {
+          params: { contract: 'demo', package: slug },
+          body: { files },
+        }),
       { slug: pkg.slug, files: reported },
     );
-    expect(recorded.status).toBe(200);
+    expect(recorded.updated).toBe(reported.length);
   });
 
   it('resolves any HTTP status, and rejects a request that times out, is aborted or finds no server', async () => {
@@ -252,7 +255,7 @@ describe('sending bytes with the XHR client', () => {
         { hangingUrl: hanging.url, closedUrl },
       );
 
-      expect(outcomes.timedOut).toMatchObject({ name: 'HttpNoAnswerError', code: 'TIMEOUT' });
+      expect(outcomes.timedOut).toMatchObject({ name: 'NoAnswerError', code: 'TIMEOUT' });
       expect(outcomes.timedOut.ms).toBeGreaterThanOrEqual(290);
       expect(outcomes.timedOut.ms).toBeLessThan(5000);
       // A signed URL's signature sits in its query; errors name the address without it.
@@ -260,7 +263,7 @@ describe('sending bytes with the XHR client', () => {
       expect(outcomes.aborted).toMatchObject({ name: 'AbortError', message: 'Paused.' });
       expect(outcomes.aborted.ms).toBeLessThan(2000);
       expect(outcomes.abortedBefore).toMatchObject({ name: 'AbortError', message: 'Cancelled.' });
-      expect(outcomes.refused).toMatchObject({ name: 'HttpNoAnswerError', code: 'NETWORK_ERROR' });
+      expect(outcomes.refused).toMatchObject({ name: 'NoAnswerError', code: 'NETWORK_ERROR' });
       expect(outcomes.busy).toEqual({ status: 503, retryAfter: '7', text: 'Busy, try later.' });
       // The aborted request's connection is closed; the one aborted before it started never left.
       await expect.poll(() => hanging.open).toBe(0);

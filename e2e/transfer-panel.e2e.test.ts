@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { api } from '@filerunner/protocol';
 import {
+  demoSettings,
   apiLogin,
   DEMO_PASSWORD,
   startProduct,
@@ -28,7 +30,7 @@ let browser: Browser;
 beforeAll(async () => {
   ({ site, server, browser } = await startProduct({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` }));
   const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-  await admin.call('POST', '/contracts/demo/settings/', { number_of_upload_workers: 1 });
+  await admin.call(api.contracts.updateSettings, demoSettings({ number_of_upload_workers: 1 }));
 });
 
 afterAll(() => stopProduct({ server, browser }));
@@ -211,10 +213,9 @@ describe('the transfer panel', () => {
     const slug = new URL(link).pathname.split('/').at(-1)!;
     const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
     for (const name of ['take_000.mov', 'take_199.mov']) {
-      const grant = await rita.call<{ download_url: string }>(
-        'GET',
-        `/packages/${slug}/download/Dailies/${name}`,
-      );
+      const grant = await rita.call(api.downloads.fileGrant, {
+        params: { slug, '*': `Dailies/${name}` },
+      });
       const stored = await fetch(new URL(grant.download_url, server.url)).then((r) =>
         r.arrayBuffer(),
       );

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { api } from '@filerunner/protocol';
 import {
+  demoSettings,
   apiLogin,
   DEMO_PASSWORD,
   readMails,
@@ -35,7 +37,7 @@ let disk: string;
 beforeAll(async () => {
   ({ site, server, browser } = await startProduct({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` }));
   const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-  await admin.call('POST', '/contracts/demo/settings/', { number_of_upload_workers: 1 });
+  await admin.call(api.contracts.updateSettings, demoSettings({ number_of_upload_workers: 1 }));
   disk = await mkdtemp(path.join(tmpdir(), 'filerunner-resume-'));
 });
 
@@ -152,10 +154,9 @@ async function downloadedHashes(slugOfMail: string, folder: string, files: FileS
   const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
   const hashes: Record<string, string> = {};
   for (const { name } of files) {
-    const grant = await rita.call<{ download_url: string }>(
-      'GET',
-      `/packages/${slug}/download/${encodeURIComponent(folder)}/${encodeURIComponent(name)}`,
-    );
+    const grant = await rita.call(api.downloads.fileGrant, {
+      params: { slug, '*': `${folder}/${name}` },
+    });
     const answer = await fetch(new URL(grant.download_url, server.url));
     expect(answer.status).toBe(200);
     hashes[name] = sha256(new Uint8Array(await answer.arrayBuffer()));

@@ -39,6 +39,11 @@ export default defineConfig({
               test: /node_modules[\\/](@reduxjs|redux|redux-thunk|immer|reselect|react-redux|use-sync-external-store|@standard-schema)[\\/]/,
             },
             {
+              // What every page calls the API with, the login page's first render included.
+              name: 'api-base',
+              test: /packages[\\/]protocol[\\/]src[\\/](limits|api[\\/](route|api-error))\.ts/,
+            },
+            {
               // Only the screens that build schemas load it (build/browser-protocol.ts).
               name: 'zod',
               test: /node_modules[\\/]zod[\\/]|src[\\/]app[\\/]zod-jitless/,

@@ -1,3 +1,4 @@
+import { api } from '@filerunner/protocol';
 import path from 'node:path';
 import { prefixGrant, setSlabFiles } from './api-session';
 import { against, rounds, transferFigure, type Figure, type Setup } from './cases';
@@ -37,7 +38,7 @@ export async function nodeCases(setup: Setup) {
   };
   const cli = await cliCommand();
   const cliCase = async (paths: string[], unit: 'mb_per_s' | 'files_per_s', amount: number) => {
-    const { key } = await setup.sender<{ key: string }>('POST', '/api_keys/', { name: 'bench' });
+    const { key } = await setup.sender.call(api.apiKeys.create, { body: { name: 'bench' } });
     const target = {
       origin: setup.origin,
       apiKey: key,

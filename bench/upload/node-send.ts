@@ -7,8 +7,10 @@
  *
  *   node --import tsx bench/upload/node-send.ts '{"origin":…,"password":…,"paths":[…],"ledgerFile":…}'
  */
+import { api, createRouteClient } from '@filerunner/protocol';
 import {
   intendedFilesOf,
+  keepingSessionCookie,
   nodeUploadPorts,
   planUpload,
   UploadRunner,
@@ -26,40 +28,24 @@ const { origin, password, paths, ledgerFile } = JSON.parse(process.argv[2]!) as 
   ledgerFile: string;
 };
 
-const base = { 'content-type': 'application/json', 'x-client-version': 'bench' };
-const login = await fetch(`${origin}/api/authenticate/`, {
-  method: 'POST',
-  headers: base,
-  body: JSON.stringify({ email: 'sender@example.com', password }),
+const ports = nodeUploadPorts({ ledgerFile });
+// Signed in as the page is: the session cookie goes with every call, the runner's included.
+const signedIn = keepingSessionCookie(ports.http);
+const client = createRouteClient({
+  http: signedIn,
+  baseUrl: `${origin}/api`,
+  clientVersion: 'bench',
 });
-if (!login.ok) throw new Error(`login answered ${login.status}`);
-const headers = { ...base, cookie: login.headers.getSetCookie()[0]!.split(';')[0]! };
+await client.call(api.accounts.authenticate, { body: { email: 'sender@example.com', password } });
 
-async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${origin}/api${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}`);
-  return (await response.json()) as T;
-}
-
-type Contract = {
-  slug: string;
-  settings: { use_slab_files: boolean; number_of_upload_workers: number };
-};
-const { settings } = (await api<Contract[]>('GET', '/contracts/')).find((c) => c.slug === 'demo')!;
-type Group = { members: { id: number; email: string }[] };
-const recipient = (await api<Group[]>('GET', '/contracts/demo/recipients/'))
+const { settings } = (await client.call(api.contracts.list)).find((c) => c.slug === 'demo')!;
+const recipient = (await client.call(api.recipients.list, { params: { slug: 'demo' } }))
   .flatMap((g) => g.members)
   .find((m) => m.email.startsWith('recipient'))!;
 
 const plan = planUpload(await walkPaths(paths), { useSlabFiles: settings.use_slab_files });
-const pkg = await api<{ slug: string; name: string; contract: { slug: string } }>(
-  'POST',
-  '/packages/create/',
-  {
+const pkg = await client.call(api.packages.create, {
+  body: {
     contract: 'demo',
     name: 'Node entry',
     recipients: [{ id: recipient.id }],
@@ -67,20 +53,19 @@ const pkg = await api<{ slug: string; name: string; contract: { slug: string } }
     valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
     ...intendedFilesOf(plan),
   },
-);
+});
 
-const ports = nodeUploadPorts({ ledgerFile });
 const requests = { storage: 0, api: 0 };
 const http: HttpClient = {
   request(request) {
     if (new URL(request.url).pathname.startsWith('/api/')) requests.api++;
     else requests.storage++;
-    return ports.http.request(request);
+    return signedIn.request(request);
   },
 };
 const runner = new UploadRunner(
   {
-    api: { baseUrl: `${origin}/api`, headers },
+    api: { baseUrl: `${origin}/api`, headers: { 'x-client-version': 'bench' } },
     plan,
     package: pkg,
     workers: settings.number_of_upload_workers,

@@ -1,3 +1,4 @@
+import { api as routes, createRouteClient } from '@filerunner/protocol';
 import * as transfer from '@filerunner/transfer/browser';
 import { patternBytes } from './pattern';
 
@@ -51,22 +52,15 @@ async function describe(sources: readonly transfer.PickedSource[]) {
 
 const client = new transfer.XhrHttpClient();
 
-/** An API call as the web app makes it, through the entry's client with a JSON body. */
-async function api<T = unknown>(method: 'GET' | 'POST', path: string, json?: unknown) {
-  const response = await client.request({
-    method,
-    url: `/api${path}`,
-    headers: { 'x-client-version': 'e2e' },
-    ...(json === undefined ? {} : { body: { json } }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
-}
+/** The API as the web app calls it: the route client, here over the engine's XHR client. */
+const api = createRouteClient({ http: client, baseUrl: '/api', clientVersion: 'e2e' });
 
 const lab = {
   transfer,
   client,
   api,
+  /** The route table, for `api.call` in the page. */
+  routes,
   hasher: new transfer.WorkerFileHasher(),
   opfsDirectory,
   writeOpfsFile,

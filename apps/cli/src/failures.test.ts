@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UploadApiError } from '@filerunner/transfer/node';
+import { ApiError } from '@filerunner/protocol';
 import { failureOfCall, serverMessage } from './failures';
 
 const url = 'https://files.example.com';
@@ -15,7 +15,16 @@ describe('failures of API calls', () => {
 
   it('gives each kind its exit code and a message naming what was being done', () => {
     const of = (status: number, body?: unknown) =>
-      failureOfCall(new UploadApiError(status, body, 'x'), 'create the package', url);
+      failureOfCall(
+        new ApiError(
+          status === 0 ? 'NETWORK_ERROR' : 'HTTP_ERROR',
+          status,
+          body,
+          'POST /packages/create/',
+        ),
+        'create the package',
+        url,
+      );
     expect(of(0)).toMatchObject({
       exitCode: 6,
       message: `Could not reach FileRunner at ${url} to create the package.`,

@@ -1,4 +1,4 @@
-import { UploadApiError } from '@filerunner/transfer/node';
+import { ApiError } from '@filerunner/protocol';
 
 /**
  * How `filerunner` ends, one code per kind of failure, so a delivery script can tell a typo in
@@ -78,7 +78,7 @@ export function serverMessage(body: unknown): string | null {
  */
 export function failureOfCall(error: unknown, toDo: string, serverUrl: string): CliFailure {
   if (error instanceof CliFailure) return error;
-  if (!(error instanceof UploadApiError)) {
+  if (!(error instanceof ApiError)) {
     return new CliFailure('unexpected', `Could not ${toDo}: ${String(error)}`);
   }
   const said = serverMessage(error.body);

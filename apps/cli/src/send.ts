@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import {
+  ApiError,
   defaultFilesystemConstraints,
   type Contract,
   type RecipientGroup,
@@ -13,7 +14,6 @@ import {
   JsonFileResumeStore,
   planUpload,
   sentFiles,
-  UploadApiError,
   walkPaths,
   type ByteSource,
   type UploadLedger,
@@ -56,7 +56,7 @@ export async function send(options: SendOptions, io: UploadIo): Promise<string> 
     'sign in',
     server.contracts(io.signal).catch((error: unknown) => {
       // A 404 for a call every FileRunner has: the URL points somewhere else.
-      if (error instanceof UploadApiError && error.status === 404) {
+      if (error instanceof ApiError && error.status === 404) {
         throw new CliFailure('unreachable', `No FileRunner API at ${options.serverUrl}.`);
       }
       throw error;

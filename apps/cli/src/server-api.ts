@@ -1,17 +1,18 @@
 import {
   api,
   API_KEY_SCHEME,
-  pathOf,
+  createRouteClient,
+  newIdempotencyKey,
   type ApiRoute,
+  type CallRest,
+  type RouteArgs,
+  type RouteClient,
   type RouteResponse,
   type SenderPackage,
 } from '@filerunner/protocol';
 import {
-  apiRetryPolicy,
   PackageApi,
-  requestWithRetries,
   systemClock,
-  UploadApiError,
   type ApiTarget,
   type Clock,
   type CreatePackageFields,
@@ -34,33 +35,40 @@ export function apiTarget(serverUrl: string, apiKey: string): ApiTarget {
 }
 
 /**
- * The calls `send` makes before the upload engine takes over, through the route table, with
- * the API's retries. A failed call throws the engine's `UploadApiError` (status 0 when nothing
- * answered), so every call's failure is judged the same way.
+ * The calls `send` makes before the upload engine takes over, through the route client (the
+ * API's retries and timeout). A failed call throws the protocol's `ApiError` (status 0 when
+ * nothing answered), so every call's failure is judged the same way.
  */
 export class ServerApi {
+  private readonly client: RouteClient;
   private readonly packages: PackageApi;
 
   constructor(
-    private readonly http: HttpClient,
+    http: HttpClient,
     readonly target: ApiTarget,
-    private readonly clock: Clock = systemClock,
+    clock: Clock = systemClock,
   ) {
+    this.client = createRouteClient({
+      http,
+      baseUrl: target.baseUrl,
+      headers: target.headers,
+      clock,
+    });
     this.packages = new PackageApi(http, target, clock);
   }
 
   /** The caller's contracts, with their settings (upload workers, slab files, ad-hoc rule). */
   contracts(signal?: AbortSignal) {
-    return this.get(api.contracts.list, {}, signal);
+    return this.read(api.contracts.list, undefined, signal);
   }
 
   /** Whom the caller may send to in the contract, by group. */
   recipients(contract: string, signal?: AbortSignal) {
-    return this.get(api.recipients.list, { slug: contract }, signal);
+    return this.read(api.recipients.list, { params: { slug: contract } }, signal);
   }
 
   constraints(signal?: AbortSignal) {
-    return this.get(api.filesystem.constraints, {}, signal);
+    return this.read(api.filesystem.constraints, undefined, signal);
   }
 
   /**
@@ -76,37 +84,23 @@ export class ServerApi {
   }
 
   newIdempotencyKey(): string {
-    return this.packages.newIdempotencyKey();
+    return newIdempotencyKey();
   }
 
-  private async get<R extends ApiRoute>(
+  /**
+   * A read, its answer checked against the route's schema: an address that answers something
+   * else is not a FileRunner (or not this version of one), which is better said than misread.
+   */
+  private async read<R extends ApiRoute>(
     route: R,
-    params: Record<string, string>,
+    args: RouteArgs<R>,
     signal: AbortSignal | undefined,
   ): Promise<RouteResponse<R>> {
-    const url = `${this.target.baseUrl}${pathOf(route, params)}`;
-    const headers = { accept: 'application/json', ...this.target.headers };
-    const response = await requestWithRetries(
-      this.http,
-      () => ({ method: 'GET', url, headers }),
-      apiRetryPolicy(route),
-      { clock: this.clock, signal },
-    ).catch((error: unknown) => {
-      if (signal?.aborted) throw error;
-      throw new UploadApiError(0, undefined, `${route.path}: no answer`);
-    });
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // Not JSON: a proxy's error page, or no FileRunner at this address.
-    }
-    if (response.status >= 400) {
-      throw new UploadApiError(response.status, body, `${route.path}: ${response.status}`);
-    }
+    // A generic route's arguments cannot be told from a bare call's; each caller above is typed.
+    const rest = [args, { signal }] as unknown as CallRest<R>;
+    const answer = await this.client.call(route, ...rest);
     const schema = route.response;
-    const parsed = typeof schema === 'object' && schema !== null ? schema.safeParse(body) : null;
+    const parsed = typeof schema === 'object' && schema !== null ? schema.safeParse(answer) : null;
     if (!parsed?.success) {
       throw new CliFailure(
         'unreachable',

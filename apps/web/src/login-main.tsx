@@ -1,6 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { accountRoutes, type User } from '@filerunner/protocol';
-import { createApiClient } from './app/api-client';
+import type { User } from '@filerunner/protocol';
 import { AppFrame } from './app/AppFrame';
 import { OfflineNotice } from './components/OfflineNotice';
 import { LoginForm } from './features/auth/LoginForm';
@@ -13,12 +12,13 @@ if (!element) throw new Error('login.html has no #root element');
 const root = createRoot(element);
 
 let sessionExpires: number | null = null;
-const api = createApiClient({
-  clientVersion: __APP_VERSION__,
-  onSessionExpires: (expiresAt) => {
+// The API client loads beside the first render, not before it: the form shows at once, and the
+// client is in long before someone has typed an address and a password.
+const signingIn = import('./features/auth/login-api').then(({ loginCall }) =>
+  loginCall((expiresAt) => {
     sessionExpires = expiresAt;
-  },
-});
+  }),
+);
 
 const loadApp = () => import('./app/start-app');
 
@@ -35,7 +35,7 @@ root.render(
       signIn={(body) => {
         // The app's code downloads while the server checks the password.
         void loadApp();
-        return api.call(accountRoutes.authenticate, { body });
+        return signingIn.then((signIn) => signIn(body));
       }}
       onSignedIn={(user, to) => openApp(to, user)}
       navigate={(to) => void openApp(to)}

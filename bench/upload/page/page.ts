@@ -17,7 +17,7 @@ import {
   XhrHttpClient,
   type PickedSource,
 } from '@filerunner/transfer/browser';
-import type { BulkResponse } from '@filerunner/protocol';
+import { api, createRouteClient } from '@filerunner/protocol';
 import type { EngineRun, TimelineEvent, UploadBenchPage, WriteOrder } from './api';
 
 /**
@@ -34,27 +34,12 @@ const HOUR = 3_600_000;
 const settled = ['COMPLETED', 'FORCE_COMPLETED', 'FAILED', 'INCOMPLETE'];
 const STALL_MS = 60_000;
 
-interface ContractView {
-  slug: string;
-  settings: { use_slab_files: boolean; number_of_upload_workers: number };
-}
-interface CreatedPackage {
-  slug: string;
-  name: string;
-  contract: { slug: string };
-  session_id: string;
-}
-
-async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-client-version': CLIENT_VERSION },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+/** The API as the page's app calls it, through the route client over the engine's XHR client. */
+const client = createRouteClient({
+  http: new XhrHttpClient(),
+  baseUrl: '/api',
+  clientVersion: CLIENT_VERSION,
+});
 
 /** Writes files into the origin-private file system in a worker (unmeasured preparation). */
 function writeFiles(order: WriteOrder): Promise<void> {
@@ -109,16 +94,17 @@ function pickInput(path: string, inputId: string): { files: number; bytes: numbe
 
 /** Creates a package of `sources` for the demo recipient, as the Share screen does. */
 async function createPackage(name: string, files: ReturnType<typeof intendedFilesOf>) {
-  type Group = { members: { id: number; email: string }[] };
-  const groups = await api<Group[]>('GET', '/contracts/demo/recipients/');
+  const groups = await client.call(api.recipients.list, { params: { slug: 'demo' } });
   const recipient = groups.flatMap((g) => g.members).find((m) => m.email.startsWith('recipient'));
-  return api<CreatedPackage>('POST', '/packages/create/', {
-    contract: 'demo',
-    name,
-    recipients: [{ id: recipient!.id }],
-    valid_from: new Date().toISOString(),
-    valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
-    ...files,
+  return client.call(api.packages.create, {
+    body: {
+      contract: 'demo',
+      name,
+      recipients: [{ id: recipient!.id }],
+      valid_from: new Date().toISOString(),
+      valid_to: new Date(Date.now() + 48 * HOUR).toISOString(),
+      ...files,
+    },
   });
 }
 
@@ -197,7 +183,7 @@ const grants = new Map<string, (name: string) => string>();
  */
 async function prepareEngine(path: string) {
   const sources = picked.get(path)!;
-  const contracts = await api<ContractView[]>('GET', '/contracts/');
+  const contracts = await client.call(api.contracts.list);
   const { settings } = contracts.find((c) => c.slug === 'demo')!;
   const plan = planUpload(sources, { useSlabFiles: settings.use_slab_files });
   const pkg = await createPackage(`Engine ${path}`, intendedFilesOf(plan));
@@ -291,9 +277,9 @@ async function prepareBare(path: string) {
     intended_files: sources.map((s) => ({ filename: s.path, size: s.size })),
   };
   const pkg = await createPackage(`Bare ${path}`, files);
-  const bulk = await api<BulkResponse>('POST', `/packages/${pkg.slug}/bulk/`, {
-    batches: [],
-    large_file_total_size: files.expected_size,
+  const bulk = await client.call(api.packages.bulk, {
+    params: { slug: pkg.slug },
+    body: { batches: [], large_file_total_size: files.expected_size },
   });
   const t = bulk.tempurl_data;
   const query = new URL(t.temp_url, location.href).search;
@@ -343,7 +329,7 @@ async function barePerFile(path: string, parallel: number) {
 }
 
 async function login(email: string, password: string) {
-  await api<unknown>('POST', '/authenticate/', { email, password });
+  await client.call(api.accounts.authenticate, { body: { email, password } });
 }
 
 /** Starts keeping a timeline of requests, hashes and ledger writes (see `timed`). */

@@ -364,7 +364,8 @@ export const packageRoutes = {
     status: 200,
     response: filesRecorded,
     idempotent: true,
-    awaitsStorage: true,
+    retryOn400: true,
+    noTimeout: true,
   }),
   updateSlabFile: defineRoute({
     method: 'POST',
@@ -376,7 +377,8 @@ export const packageRoutes = {
     status: 200,
     response: filesRecorded,
     idempotent: true,
-    awaitsStorage: true,
+    retryOn400: true,
+    noTimeout: true,
   }),
   slo: defineRoute({
     method: 'POST',
@@ -388,7 +390,8 @@ export const packageRoutes = {
     status: 200,
     response: largeFileRecorded,
     idempotent: true,
-    awaitsStorage: true,
+    retryOn400: true,
+    noTimeout: true,
   }),
   finalise: defineRoute({
     method: 'POST',

@@ -27,7 +27,7 @@ interface Call {
 const callBaseQuery: BaseQueryFn<Call, unknown, CallError> = async ({ route, args }, thunkApi) => {
   const { api } = thunkApi.extra as ThunkExtra;
   try {
-    return { data: await api.call(route, args as never, thunkApi.signal) };
+    return { data: await api.call(route, args as never, { signal: thunkApi.signal }) };
   } catch (error) {
     if (error instanceof ApiError) {
       return { error: { code: error.code, status: error.status, body: error.body } };
@@ -88,6 +88,35 @@ export function query<R extends ApiRoute>(
   return build.query<RouteResponse<R>, RouteArgs<R>>({
     query: (args) => ({ route, args }),
     ...options,
+  });
+}
+
+/** A page of a list as the paged calls answer it: 'Load more' asks for `page + 1` while `has_more`. */
+interface Page {
+  page: number;
+  has_more: boolean;
+}
+
+/**
+ * A list read a page at a time into one cached list (an infinite query): `args` makes the
+ * call's arguments for the list's key and the page wanted, starting at 1.
+ */
+export function pagedQuery<R extends ApiRoute & { response: { _zod: { output: Page } } }, Key>(
+  build: Build,
+  route: R,
+  args: (key: Key, page: number) => RouteArgs<R>,
+  options: { providesTags: TagType[] },
+) {
+  return build.infiniteQuery<RouteResponse<R>, Key, number>({
+    infiniteQueryOptions: {
+      initialPageParam: 1,
+      getNextPageParam: (last) => {
+        const { page, has_more } = last as Page;
+        return has_more ? page + 1 : undefined;
+      },
+    },
+    query: ({ queryArg, pageParam }) => ({ route, args: args(queryArg, pageParam) }),
+    providesTags: options.providesTags,
   });
 }
 

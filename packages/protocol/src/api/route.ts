@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { FormBody } from './http';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH';
 
@@ -32,10 +33,12 @@ export interface ApiRoute {
   /** The client sends an `Idempotency-Key` the server uses to answer a repeat with the first result. */
   idempotencyKey?: boolean;
   /**
-   * The upload bookkeeping calls: a 400 there is usually storage's listing lagging behind, so
-   * they are retried, and they may run long, so they have no client timeout.
+   * A 400 is worth another attempt too: the upload reports check storage, whose listing may lag
+   * behind an object just stored.
    */
-  awaitsStorage?: boolean;
+  retryOn400?: boolean;
+  /** The client waits as long as the call takes: the upload reports check storage before they answer. */
+  noTimeout?: boolean;
 }
 
 /** Keeps a route's literal types (paths, schemas) for both sides. */
@@ -56,11 +59,6 @@ export type RouteResponse<R extends ApiRoute> = R['response'] extends z.ZodType
     ? unknown
     : undefined;
 
-/** A multipart body as the platform builds it (a `FormData` in browsers and Node). */
-export interface MultipartForm {
-  append(name: string, value: string): void;
-}
-
 /**
  * A path's parameters as a client gives them: each travels as text, so an id may be given as the
  * number it stands for as well as its text.
@@ -76,7 +74,7 @@ type Parts<R extends ApiRoute> = (R['params'] extends z.ZodType
   (R['body'] extends z.ZodType
     ? { body: In<R['body']> }
     : R['form'] extends z.ZodType
-      ? { body: MultipartForm }
+      ? { body: FormBody }
       : { body?: undefined });
 
 /** What a client passes to make the call: only the parts the route has; nothing for a bare call. */

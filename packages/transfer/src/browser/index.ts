@@ -1,8 +1,8 @@
 // The transfer engine's browser entry: the ports implemented with XMLHttpRequest, `File` and
 // `FileSystemFileHandle`, IndexedDB and a hashing worker, plus what a page needs to pick files
 // so that an upload can resume after a reload.
-export { XhrHttpClient, HttpNoAnswerError } from './xhr-http-client';
-export type { XhrHttpClientOptions, NoAnswerCode } from './xhr-http-client';
+export { XhrHttpClient } from './xhr-http-client';
+export type { XhrHttpClientOptions } from './xhr-http-client';
 export {
   FileSource,
   FileHandleSource,

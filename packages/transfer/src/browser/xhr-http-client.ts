@@ -1,22 +1,5 @@
+import { NoAnswerError } from '@filerunner/protocol';
 import type { FormBody, HttpClient, HttpRequest, HttpResponse } from '../core/ports';
-
-/** Why a request got no answer: the connection failed, or the answer took too long. */
-export type NoAnswerCode = 'NETWORK_ERROR' | 'TIMEOUT';
-
-/**
- * A request that got no HTTP answer. The message names the method and the address without its
- * query, since a signed storage URL carries its signature there.
- */
-export class HttpNoAnswerError extends Error {
-  override readonly name = 'HttpNoAnswerError';
-  constructor(
-    readonly code: NoAnswerCode,
-    method: string,
-    url: string,
-  ) {
-    super(`${method} ${withoutQuery(url)}: ${code === 'TIMEOUT' ? 'timed out' : 'network error'}`);
-  }
-}
 
 export interface XhrHttpClientOptions {
   /**
@@ -59,8 +42,8 @@ export class XhrHttpClient implements HttpClient {
         outcome();
       };
       xhr.onload = () => settle(() => resolve(answerOf(xhr)));
-      xhr.onerror = () => settle(() => reject(new HttpNoAnswerError('NETWORK_ERROR', method, url)));
-      xhr.ontimeout = () => settle(() => reject(new HttpNoAnswerError('TIMEOUT', method, url)));
+      xhr.onerror = () => settle(() => reject(new NoAnswerError('NETWORK_ERROR', method, url)));
+      xhr.ontimeout = () => settle(() => reject(new NoAnswerError('TIMEOUT', method, url)));
       xhr.onabort = () => settle(() => reject(signal?.reason));
       signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -114,9 +97,4 @@ function answerOf(xhr: XMLHttpRequest): HttpResponse {
     header: (name) => xhr.getResponseHeader(name),
     text: () => Promise.resolve(text),
   };
-}
-
-function withoutQuery(url: string): string {
-  const cut = url.search(/[?#]/);
-  return cut === -1 ? url : url.slice(0, cut);
 }

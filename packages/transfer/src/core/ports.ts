@@ -26,41 +26,18 @@ export function sourceIdentity(source: Pick<ByteSource, 'path' | 'size' | 'lastM
   return `${source.path}\u0000${source.size}\u0000${source.lastModified}`;
 }
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** A multipart form body: fields in order, then files (Swift's FormPost needs files last). */
-export interface FormBody {
-  fields: [name: string, value: string][];
-  files: { field: string; filename: string; content: Blob }[];
-}
-
-export interface HttpRequest {
-  method: HttpMethod;
-  url: string;
-  headers?: Record<string, string>;
-  /** Bytes (a Blob), a form, or a value sent as JSON. */
-  body?: Blob | FormBody | { json: unknown };
-  signal?: AbortSignal;
-  /** Called as the request body leaves, with the bytes sent so far (never decreasing). */
-  onUploadProgress?: (sentBytes: number) => void;
-  /** No answer within this many milliseconds aborts the request; 0 or absent waits forever. */
-  timeoutMs?: number;
-}
-
-export interface HttpResponse {
-  status: number;
-  /** A header of the answer, case-insensitive; null when absent. */
-  header(name: string): string | null;
-  text(): Promise<string>;
-}
-
-/**
- * Sends one request. Any HTTP status resolves (the engine's retry and abort policies judge
- * statuses); a network failure, a timeout or an abort rejects.
- */
-export interface HttpClient {
-  request(request: HttpRequest): Promise<HttpResponse>;
-}
+// The HTTP port and the clock are the API client's as well, so they live with it in the protocol.
+export {
+  NoAnswerError,
+  systemClock,
+  type Clock,
+  type FormBody,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResponse,
+  type NoAnswerCode,
+  type RequestMethod as HttpMethod,
+} from '@filerunner/protocol';
 
 /**
  * Where an upload records what is already stored, so that after a reload or a crash only what
@@ -73,12 +50,6 @@ export interface ResumeStore<Ledger = unknown> {
   delete(key: string): Promise<void>;
   /** Every ledger kept, for listing interrupted uploads. */
   keys(): Promise<string[]>;
-}
-
-/** Time, so tests can run the engine's timers (retry delays, the abort check) instantly. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -106,21 +77,3 @@ export interface SlabPacker {
     signal?: AbortSignal,
   ): Promise<{ body: Blob; hashes: string[] }>;
 }
-
-/** The platform clock: wall time and timers. Works unchanged in browsers and Node. */
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason as Error);
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason as Error);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};

@@ -1,5 +1,11 @@
 import { setMaxListeners } from 'node:events';
-import type { FormBody, HttpClient, HttpRequest, HttpResponse } from '../core/ports';
+import {
+  NoAnswerError,
+  type FormBody,
+  type HttpClient,
+  type HttpRequest,
+  type HttpResponse,
+} from '../core/ports';
 import { uploadBody } from './body-upload';
 
 /**
@@ -17,12 +23,13 @@ export class FetchHttpClient implements HttpClient {
     if (request.signal) setMaxListeners(0, request.signal);
     if (request.signal?.aborted) onAbort();
     else request.signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
     const timer =
       request.timeoutMs && request.timeoutMs > 0
-        ? setTimeout(
-            () => controller.abort(new Error(`no answer within ${request.timeoutMs} ms`)),
-            request.timeoutMs,
-          )
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort(new Error(`no answer within ${request.timeoutMs} ms`));
+          }, request.timeoutMs)
         : undefined;
     try {
       const headers: Record<string, string> = { ...request.headers };
@@ -52,6 +59,12 @@ export class FetchHttpClient implements HttpClient {
         header: (name) => response.headers.get(name),
         text: async () => new TextDecoder().decode(bytes),
       };
+    } catch (error) {
+      request.signal?.throwIfAborted();
+      // Named as the browser's client names it, without the address's query (a signature).
+      throw new NoAnswerError(timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', request.method, request.url, {
+        cause: error,
+      });
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);

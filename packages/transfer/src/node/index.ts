@@ -13,6 +13,7 @@ export * from '../index';
 export { FetchHttpClient, multipartBlob } from './fetch-http-client';
 export { fileSource, walkPaths } from './file-source';
 export { JsonFileResumeStore } from './json-file-resume-store';
+export { keepingSessionCookie, signedInClient } from './signed-in-client';
 export { NodeSlabPacker } from './slab-packer';
 export { XxhashFileHasher } from './xxhash-file-hasher';
 

@@ -30,6 +30,7 @@ export interface StoreOptions {
 export function storeAnswering(answer: Answer, options: StoreOptions = {}) {
   const calls: AskedCall[] = [];
   const client: ApiClient = {
+    baseUrl: '/api',
     // The real client's answer is typed by the route; this one answers whatever the test gives,
     // and each test gives the answer its route has.
     call: (async (route: ApiRoute, args?: unknown) => {

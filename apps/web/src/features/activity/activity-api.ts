@@ -1,6 +1,6 @@
 import type { InfiniteData } from '@reduxjs/toolkit/query';
 import { api, type ActivityPackage, type ActivityPage } from '@filerunner/protocol';
-import { apiSlice, mutation } from '../../app/api';
+import { apiSlice, mutation, pagedQuery } from '../../app/api';
 
 /** A search of one project's activity; each has its own pages, so a new one starts at page 1. */
 export interface ActivitySearch {
@@ -15,20 +15,15 @@ export const activityApi = apiSlice.injectEndpoints({
      * the next page into the same list. The answer of a search typed over lands in that
      * search's own entry, so it never shows under another.
      */
-    activity: build.infiniteQuery<ActivityPage, ActivitySearch, number>({
-      infiniteQueryOptions: {
-        initialPageParam: 1,
-        getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
-      },
-      query: ({ queryArg, pageParam }) => ({
-        route: api.activity.page,
-        args: {
-          params: { contract: queryArg.slug },
-          query: { text: queryArg.text || undefined, page: pageParam },
-        },
+    activity: pagedQuery(
+      build,
+      api.activity.page,
+      (search: ActivitySearch, page) => ({
+        params: { contract: search.slug },
+        query: { text: search.text || undefined, page },
       }),
-      providesTags: ['Activity'],
-    }),
+      { providesTags: ['Activity'] },
+    ),
     /** Asks for the CSV report; the server mails it to the signed-in admin. */
     exportActivityCsv: mutation(build, api.activity.exportCsv),
   }),

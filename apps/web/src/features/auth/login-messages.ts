@@ -1,5 +1,5 @@
 import { messages } from '@filerunner/protocol';
-import { asApiError } from '../../app/api-client';
+import { asApiError } from '../../app/api-errors';
 
 /** The success banners of the login page, by its `message` query value. */
 export const loginBanners: Record<string, string> = {

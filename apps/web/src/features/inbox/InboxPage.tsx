@@ -101,6 +101,6 @@ function useMarkSeenOnOpen(slug: string | undefined, unseen: boolean) {
   useEffect(() => {
     if (!slug || !unseen || marked.current === slug) return;
     marked.current = slug;
-    void markSeen({ slug });
+    void markSeen({ params: { slug } });
   }, [slug, unseen, markSeen]);
 }

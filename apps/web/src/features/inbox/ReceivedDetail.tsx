@@ -60,7 +60,7 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
   };
   const extendExpiry = async () => {
     try {
-      await extend({ slug: pkg.slug }).unwrap();
+      await extend({ params: { slug: pkg.slug } }).unwrap();
       toast({ severity: 'success', message: packageScreen.extended });
     } catch (failure) {
       toast({ severity: 'error', message: firstErrorMessage(failure, packageScreen.extendFailed) });

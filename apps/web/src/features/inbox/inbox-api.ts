@@ -5,9 +5,8 @@ import {
   type PackageFile,
   type PackageFilesPage,
   type ReceivedPackage,
-  type ReceivedPage,
 } from '@filerunner/protocol';
-import { apiSlice, mutation, query } from '../../app/api';
+import { apiSlice, mutation, pagedQuery, query } from '../../app/api';
 import type { AppDispatch } from '../../app/store';
 
 /** The received packages of one project; each project has its own pages. */
@@ -57,49 +56,27 @@ export const inboxApi = apiSlice.injectEndpoints({
      * The project's received packages, newest first, a page (15) at a time: 'Load more' adds
      * the next page to the same list. Page 1 asks the server to start the list over.
      */
-    receivedList: build.infiniteQuery<ReceivedPage, ReceivedListArg, number>({
-      infiniteQueryOptions: {
-        initialPageParam: 1,
-        getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
-      },
-      query: ({ queryArg, pageParam }) => ({
-        route: api.inbox.receivedList,
-        args: {
-          query: {
-            page: pageParam,
-            contract_slug: queryArg.slug,
-            ...(pageParam === 1 ? { clear: true } : {}),
-          },
-        },
+    receivedList: pagedQuery(
+      build,
+      api.inbox.receivedList,
+      (list: ReceivedListArg, page) => ({
+        query: { page, contract_slug: list.slug, ...(page === 1 ? { clear: true } : {}) },
       }),
-      providesTags: ['Received'],
-    }),
+      { providesTags: ['Received'] },
+    ),
     receivedPackage: query(build, api.inbox.received, { providesTags: ['Received'] }),
     /** A received package's files, a page at a time. */
-    receivedFiles: build.infiniteQuery<PackageFilesPage, string, number>({
-      infiniteQueryOptions: {
-        initialPageParam: 1,
-        getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
-      },
-      query: ({ queryArg, pageParam }) => ({
-        route: api.inbox.receivedFiles,
-        args: { params: { slug: queryArg }, query: { page: pageParam } },
-      }),
-      providesTags: ['Received'],
+    receivedFiles: pagedQuery(
+      build,
+      api.inbox.receivedFiles,
+      (slug: string, page) => ({ params: { slug }, query: { page } }),
+      { providesTags: ['Received'] },
+    ),
+    markSeen: mutation(build, api.inbox.markSeen, {
+      onAnswer: (saved, _args, dispatch) => dispatch(showReceived(saved, true)),
     }),
-    markSeen: build.mutation<ReceivedPackage, { slug: string }>({
-      query: ({ slug }) => ({ route: api.inbox.markSeen, args: { params: { slug } } }),
-      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
-        const answered = await queryFulfilled.catch(() => null);
-        if (answered) dispatch(showReceived(answered.data, true));
-      },
-    }),
-    extendExpiry: build.mutation<ReceivedPackage, { slug: string }>({
-      query: ({ slug }) => ({ route: api.inbox.extendExpiry, args: { params: { slug } } }),
-      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
-        const answered = await queryFulfilled.catch(() => null);
-        if (answered) dispatch(showReceived(answered.data, false));
-      },
+    extendExpiry: mutation(build, api.inbox.extendExpiry, {
+      onAnswer: (saved, _args, dispatch) => dispatch(showReceived(saved, false)),
     }),
     /** Grants expire, so each download asks afresh: a change, never a cached read. */
     packageDownloadGrant: mutation(build, api.downloads.packageGrant),

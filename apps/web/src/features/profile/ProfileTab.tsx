@@ -7,7 +7,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { messages, withLeadingPlus, type User } from '@filerunner/protocol';
+import { messages, withLeadingPlus, type FormBody, type User } from '@filerunner/protocol';
 import { asApiError } from '../../app/api-client';
 import { useAppSelector } from '../../app/hooks';
 import { PhoneField } from '../../components/PhoneField';
@@ -82,14 +82,19 @@ function ProfileForm({ user }: { user: User }) {
     setErrors(local);
     if (Object.keys(local).length > 0) return;
 
-    const form = new FormData();
-    form.set('first_name', firstName.trim());
-    form.set('last_name', lastName.trim());
-    form.set('mobile', withLeadingPlus(mobile));
-    form.set('mobile_confirm', 'true');
-    form.set('timezone', timezoneForServer(timezone));
-    if (avatarFile) form.set('avatar', avatarFile);
-    if (clearAvatar) form.set('clear_avatar', 'true');
+    const form: FormBody = {
+      fields: [
+        ['first_name', firstName.trim()],
+        ['last_name', lastName.trim()],
+        ['mobile', withLeadingPlus(mobile)],
+        ['mobile_confirm', 'true'],
+        ['timezone', timezoneForServer(timezone)],
+        ...(clearAvatar ? [['clear_avatar', 'true'] as [string, string]] : []),
+      ],
+      files: avatarFile
+        ? [{ field: 'avatar', filename: avatarFile.name, content: avatarFile }]
+        : [],
+    };
 
     setSaving(true);
     try {

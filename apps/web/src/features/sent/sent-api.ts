@@ -1,5 +1,5 @@
-import { api, type PackageFilesPage, type SentPackage, type SentPage } from '@filerunner/protocol';
-import { apiSlice, mutation, query } from '../../app/api';
+import { api, type SentPackage } from '@filerunner/protocol';
+import { apiSlice, mutation, pagedQuery, query } from '../../app/api';
 import type { AppDispatch } from '../../app/store';
 
 export interface SentListArg {
@@ -26,29 +26,19 @@ function showSent(saved: SentPackage, dispatch: AppDispatch) {
 export const sentApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     /** The project's sent packages, newest first, a page (20) at a time. */
-    sentList: build.infiniteQuery<SentPage, SentListArg, number>({
-      infiniteQueryOptions: {
-        initialPageParam: 1,
-        getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
-      },
-      query: ({ queryArg, pageParam }) => ({
-        route: api.inbox.sentList,
-        args: { query: { page: pageParam, contract_slug: queryArg.slug } },
-      }),
-      providesTags: ['Sent'],
-    }),
+    sentList: pagedQuery(
+      build,
+      api.inbox.sentList,
+      (list: SentListArg, page) => ({ query: { page, contract_slug: list.slug } }),
+      { providesTags: ['Sent'] },
+    ),
     sentPackage: query(build, api.inbox.sent, { providesTags: ['Sent'] }),
-    sentFiles: build.infiniteQuery<PackageFilesPage, string, number>({
-      infiniteQueryOptions: {
-        initialPageParam: 1,
-        getNextPageParam: (last) => (last.has_more ? last.page + 1 : undefined),
-      },
-      query: ({ queryArg, pageParam }) => ({
-        route: api.inbox.sentFiles,
-        args: { params: { slug: queryArg }, query: { page: pageParam } },
-      }),
-      providesTags: ['Sent'],
-    }),
+    sentFiles: pagedQuery(
+      build,
+      api.inbox.sentFiles,
+      (slug: string, page) => ({ params: { slug }, query: { page } }),
+      { providesTags: ['Sent'] },
+    ),
     // Adding may register new addresses on the contract: the people lists are read again.
     addRecipients: mutation(build, api.inbox.addRecipients, {
       invalidatesTags: ['Recipients', 'ContractUsers'],

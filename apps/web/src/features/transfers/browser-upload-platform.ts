@@ -1,4 +1,4 @@
-import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
+import { CLIENT_VERSION_HEADER, sessionExpiryOf } from '@filerunner/protocol';
 import type { HttpClient, UploadLedger } from '@filerunner/transfer';
 import {
   IndexedDbResumableUploadStore,
@@ -6,7 +6,6 @@ import {
   WorkerFileHasher,
   XhrHttpClient,
 } from '@filerunner/transfer/browser';
-import { sessionExpiryOf } from '../../app/api-client';
 import type { UploadPlatform } from './upload-controller';
 
 const API_BASE = '/api';
@@ -56,7 +55,7 @@ export function reportingExpiry(
     async request(request) {
       const response = await http.request(request);
       if (request.url.startsWith(`${API_BASE}/`)) {
-        const expiresAt = sessionExpiryOf((name) => response.header(name), Date.now());
+        const expiresAt = sessionExpiryOf(response, Date.now());
         if (expiresAt !== null) onSessionExpires(expiresAt);
       }
       return response;

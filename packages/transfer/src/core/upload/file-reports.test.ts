@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FileReports, type FileReportRow } from './file-reports';
-import { UploadApiError } from './package-api';
+import { ApiError } from '@filerunner/protocol';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -66,18 +66,25 @@ describe('FileReports', () => {
     const outcomes = ['good', 'bad', 'fine'].map((name) =>
       reports.report(batch(name), signal).then(
         () => `${name} reported`,
-        (error: UploadApiError) => `${name} failed: ${error.status}`,
+        (error: ApiError) => `${name} failed: ${error.status}`,
       ),
     );
     await settle();
     calls[0]!.answer();
     await settle();
     expect(batchesOf(2)).toEqual(['good', 'bad', 'fine']);
-    calls[2]!.answer(new UploadApiError(400, { detail: 'Error updating package files' }, '400'));
+    calls[2]!.answer(
+      new ApiError(
+        'HTTP_ERROR',
+        400,
+        { detail: 'Error updating package files' },
+        'POST /updatefiles/',
+      ),
+    );
     await settle();
     expect(calls.slice(3).map((_, i) => batchesOf(3 + i))).toEqual([['good'], ['bad'], ['fine']]);
     calls[3]!.answer();
-    calls[4]!.answer(new UploadApiError(400, {}, '400'));
+    calls[4]!.answer(new ApiError('HTTP_ERROR', 400, {}, 'POST /updatefiles/'));
     calls[5]!.answer();
     expect(await Promise.all(outcomes)).toEqual([
       'good reported',

@@ -1,5 +1,6 @@
 import { packageLimits } from '@filerunner/protocol';
-import { UploadApiError, type PackageApi } from './package-api';
+import { ApiError } from '@filerunner/protocol';
+import type { PackageApi } from './package-api';
 
 /** One file of an `updatefiles` report. */
 export type FileReportRow = Parameters<PackageApi['updateFiles']>[1][number];
@@ -87,7 +88,7 @@ export class FileReports {
       );
       for (const entry of joined) entry.done();
     } catch (error) {
-      const refused = error instanceof UploadApiError && error.status >= 400 && error.status < 500;
+      const refused = error instanceof ApiError && error.status >= 400 && error.status < 500;
       if (!refused || joined.length === 1 || signal.aborted) {
         for (const entry of joined) entry.failed(error);
         return;

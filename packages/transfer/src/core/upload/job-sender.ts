@@ -6,14 +6,8 @@ import type {
   HttpResponse,
   SlabPacker,
 } from '../ports';
-import {
-  API_RETRIES,
-  API_TIMEOUT_MS,
-  backoffDelays,
-  requestWithRetries,
-  storageRetryPolicy,
-  type RetryPolicy,
-} from '../retry';
+import { API_BACKOFF_BASE_MS, limits } from '@filerunner/protocol';
+import { backoffDelays, requestWithRetries, storageRetryPolicy, type RetryPolicy } from '../retry';
 import type { FileReports } from './file-reports';
 import type { GrantKeeper } from './grant-keeper';
 import { formPostObjects, formPostUrl, grantForBatch, putUrl, storedObjectPath } from './grants';
@@ -363,10 +357,10 @@ async function storageRequest(
 
 /** Checking what an earlier run stored: a few retries, and a 404 is an answer, not a failure. */
 const checkPolicy = (random: () => number): RetryPolicy => ({
-  delays: backoffDelays(API_RETRIES, 500, random),
+  delays: backoffDelays(limits.apiRetries, API_BACKOFF_BASE_MS, random),
   retryStatus: (status) => status >= 500 || status === 429 || status === 401 || status === 403,
   retryNoAnswer: true,
-  timeoutMs: API_TIMEOUT_MS,
+  timeoutMs: limits.apiTimeoutMs,
 });
 
 /** Whether storage holds `name` with this size (and etag), by HEAD with the prefix grant. */

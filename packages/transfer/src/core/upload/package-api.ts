@@ -1,17 +1,13 @@
 import {
   api,
-  IDEMPOTENCY_KEY_HEADER,
-  methodOf,
-  pathOf,
+  createRouteClient,
+  newIdempotencyKey,
   type ApiRoute,
-  type BulkResponse,
-  type FilesRecorded,
-  type LargeFileRecorded,
-  type SenderPackage,
+  type RouteArgs,
+  type RouteClient,
+  type RouteResponse,
 } from '@filerunner/protocol';
-import type { Clock, HttpClient, HttpMethod } from '../ports';
-import { apiRetryPolicy, requestWithRetries, type AttemptOutcome } from '../retry';
-import type { BulkRequestBody } from './plan';
+import type { Clock, HttpClient } from '../ports';
 
 /** Where the API is and who calls it. */
 export interface ApiTarget {
@@ -24,51 +20,41 @@ export interface ApiTarget {
   headers: Record<string, string>;
 }
 
-/** A call that failed after its retries: the status (0 when nothing answered) and the answer. */
-export class UploadApiError extends Error {
-  override readonly name = 'UploadApiError';
-
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  /** The answer's `detail` message, when it has one. */
-  get detail(): string | undefined {
-    const detail = (this.body as { detail?: unknown } | null)?.detail;
-    if (typeof detail === 'string') return detail;
-    return Array.isArray(detail) && typeof detail[0] === 'string' ? detail[0] : undefined;
-  }
-}
-
 /** What `create` takes: the Share screen's fields (see `createPackageRequest`). */
-export type CreatePackageFields = Record<string, unknown> & {
-  contract: string | number;
-  name: string;
-  intended_files: { filename: string; size: number }[];
-};
+export type CreatePackageFields = Body<typeof api.packages.create>;
 
-/** Each file's xxh128 travels with its report, so the server keeps it per package file. */
-export interface ReportedHash {
-  xxh128?: string;
-}
+/** The body a route takes, as its client gives it. */
+type Body<R extends ApiRoute> = RouteArgs<R> extends { body: infer B } ? B : never;
+
+/** The rows `updatefiles` records, each with its xxh128, kept per package file. */
+export type ReportedFile = Body<typeof api.packages.updateFiles>['files'][number];
+export type SlabReport = Body<typeof api.packages.updateSlabFile>;
+export type LargeFileReport = Body<typeof api.packages.slo>;
 
 /**
- * The sender's calls of the route table, each with the API's retry policy: up to 3 retries on
- * server faults and 429, also on 400 for the reports (storage may lag behind), a 60 s timeout
- * except for the reports. Every answer, good or bad, is shown to `observe` (the abort policy).
+ * The sender's calls of the route table through the route client, which retries them by the
+ * API's rule (all may be repeated; the reports also after a 400, and without a timeout). Every
+ * answer, good or bad, is shown to `observe` (the abort policy), 0 for an attempt that got none.
  */
 export class PackageApi {
+  private readonly client: RouteClient;
+
   constructor(
-    private readonly http: HttpClient,
-    private readonly target: ApiTarget,
-    private readonly clock: Clock,
-    private readonly observe: (status: number) => void = () => undefined,
+    http: HttpClient,
+    target: ApiTarget,
+    clock: Clock,
+    observe: (status: number) => void = () => undefined,
     private readonly random: () => number = Math.random,
-  ) {}
+  ) {
+    this.client = createRouteClient({
+      http,
+      baseUrl: target.baseUrl,
+      headers: target.headers,
+      clock,
+      random,
+      onAnswer: (answer) => observe(answer?.status ?? 0),
+    });
+  }
 
   /**
    * Creates the package; one idempotency key for every attempt, so a retry never makes two. A
@@ -77,109 +63,32 @@ export class PackageApi {
   create(
     fields: CreatePackageFields,
     signal?: AbortSignal,
-    key: string = this.newIdempotencyKey(),
-  ): Promise<SenderPackage> {
-    return this.call(api.packages.create, {}, fields, signal, { [IDEMPOTENCY_KEY_HEADER]: key });
+    idempotencyKey: string = newIdempotencyKey(this.random),
+  ): Promise<RouteResponse<typeof api.packages.create>> {
+    return this.client.call(api.packages.create, { body: fields }, { signal, idempotencyKey });
   }
 
-  /** 128 random bits in hex. */
-  newIdempotencyKey(): string {
-    return Array.from({ length: 4 }, () =>
-      Math.floor(this.random() * 2 ** 32)
-        .toString(16)
-        .padStart(8, '0'),
-    ).join('');
+  bulk(slug: string, body: Body<typeof api.packages.bulk>, signal?: AbortSignal) {
+    return this.client.call(api.packages.bulk, { params: { slug }, body }, { signal });
   }
 
-  bulk(slug: string, body: BulkRequestBody, signal?: AbortSignal): Promise<BulkResponse> {
-    return this.call(api.packages.bulk, { slug }, body, signal);
+  updateFiles(pkg: PackageRef, files: ReportedFile[], signal?: AbortSignal) {
+    const args = { params: params(pkg), body: { files } };
+    return this.client.call(api.packages.updateFiles, args, { signal });
   }
 
-  updateFiles(
-    pkg: PackageRef,
-    files: ({
-      etag?: string | null;
-      object_path: string;
-      size_bytes: number;
-      user_path: string;
-    } & ReportedHash)[],
-    signal?: AbortSignal,
-  ): Promise<FilesRecorded> {
-    return this.call(api.packages.updateFiles, params(pkg), { files }, signal);
+  updateSlabFile(pkg: PackageRef, body: SlabReport, signal?: AbortSignal) {
+    return this.client.call(api.packages.updateSlabFile, { params: params(pkg), body }, { signal });
   }
 
-  updateSlabFile(
-    pkg: PackageRef,
-    body: {
-      object_path: string;
-      size: number;
-      files: ({ user_path: string; start_byte: number; end_byte: number } & ReportedHash)[];
-    },
-    signal?: AbortSignal,
-  ): Promise<FilesRecorded> {
-    return this.call(api.packages.updateSlabFile, params(pkg), body, signal);
-  }
-
-  slo(
-    pkg: PackageRef,
-    body: {
-      upload_filename: string;
-      size: number;
-      session_id?: string;
-      slo_content: { path: string; etag: string; size_bytes: number }[];
-    } & ReportedHash,
-    signal?: AbortSignal,
-  ): Promise<LargeFileRecorded> {
-    return this.call(api.packages.slo, params(pkg), body, signal);
+  slo(pkg: PackageRef, body: LargeFileReport, signal?: AbortSignal) {
+    return this.client.call(api.packages.slo, { params: params(pkg), body }, { signal });
   }
 
   /** Sends the package; `force` leaves out the files that never arrived. */
-  finalise(
-    pkg: PackageRef & { name: string },
-    force: boolean,
-    signal?: AbortSignal,
-  ): Promise<SenderPackage & { failed_files: string[] }> {
-    const body = { name: pkg.name, contract: pkg.contract.slug, complete: true, force };
-    return this.call(api.packages.finalise, params(pkg), body, signal);
-  }
-
-  private async call<T>(
-    route: ApiRoute,
-    pathParams: Record<string, string>,
-    body: unknown,
-    signal: AbortSignal | undefined,
-    extraHeaders: Record<string, string> = {},
-  ): Promise<T> {
-    const url = `${this.target.baseUrl}${pathOf(route, pathParams)}`;
-    const method = methodOf(route) as HttpMethod;
-    const headers = { accept: 'application/json', ...this.target.headers, ...extraHeaders };
-    const response = await requestWithRetries(
-      this.http,
-      () => ({ method, url, headers, body: { json: body } }),
-      apiRetryPolicy(route, this.random),
-      {
-        clock: this.clock,
-        signal,
-        onFailedAttempt: (outcome: AttemptOutcome) =>
-          this.observe('response' in outcome ? outcome.response.status : 0),
-      },
-    ).catch((error: unknown) => {
-      if (signal?.aborted) throw error;
-      throw new UploadApiError(0, undefined, `${route.path}: no answer`);
-    });
-    const text = await response.text();
-    let answer: unknown = text;
-    try {
-      answer = text ? JSON.parse(text) : undefined;
-    } catch {
-      // Not JSON (a proxy's error page): kept as text for the error.
-    }
-    // Failed attempts were shown to `observe` as they happened.
-    if (response.status >= 400) {
-      throw new UploadApiError(response.status, answer, `${route.path}: ${response.status}`);
-    }
-    this.observe(response.status);
-    return answer as T;
+  finalise(pkg: PackageRef & { name: string }, force: boolean, signal?: AbortSignal) {
+    const body = { name: pkg.name, contract: pkg.contract.slug, complete: true as const, force };
+    return this.client.call(api.packages.finalise, { params: params(pkg), body }, { signal });
   }
 }
 

@@ -1,9 +1,10 @@
+import { ApiError } from '@filerunner/protocol';
 import { systemClock, type Clock } from '../ports';
 import { AbortPolicy, defaultAbortThresholds } from './abort-policy';
 import { actionsOf, type UploadActions, type UploadListener, type UploadRecord } from './events';
 import { runJob, type SendContext } from './job-sender';
 import { intendedFilesOf, jobsOf, type Job } from './jobs';
-import { PackageApi, UploadApiError, type CreatePackageFields } from './package-api';
+import { PackageApi, type CreatePackageFields } from './package-api';
 import { UploadTracker } from './progress';
 import {
   DEFAULT_UPLOAD_WORKERS,
@@ -364,7 +365,7 @@ export class UploadRunner {
       this.tracker.move(sent.status === 'force_completed' ? 'FORCE_COMPLETED' : 'COMPLETED', null);
     } catch (error) {
       this.options.signal?.throwIfAborted();
-      const body = error instanceof UploadApiError ? (error.body as Record<string, unknown>) : null;
+      const body = error instanceof ApiError ? (error.body as Record<string, unknown>) : null;
       const missing = body?.missing_files;
       this.missingOnFinalise = Array.isArray(missing) ? missing.map(String) : [];
       this.tracker.move('INCOMPLETE', errorMessage(error, messages.completeFailed));
@@ -396,7 +397,7 @@ export class UploadRunner {
 }
 
 function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof UploadApiError && error.status > 0 && error.status < 500) {
+  if (error instanceof ApiError && error.status > 0 && error.status < 500) {
     return error.detail ?? fallback;
   }
   return fallback;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock, HttpClient, HttpRequest, HttpResponse } from './ports';
-import { apiRetryPolicy, backoffDelays, requestWithRetries, storageRetryPolicy } from './retry';
+import type { Clock, HttpClient, HttpRequest, HttpResponse } from './http';
+import { backoffDelays, requestWithRetries, routeRetryPolicy } from './retry';
+import { storageRetryPolicy } from './storage-retry';
+import { defineRoute } from './route';
 
 /** Answers requests from a script: a status, or an error for a request that got no answer. */
 function scripted(answers: (number | Error)[]) {
@@ -33,6 +35,35 @@ function recordingClock() {
 const noJitter = () => 0;
 const get = (): HttpRequest => ({ method: 'GET', url: 'https://api.test/x' });
 
+/** A read, a report that checks storage, and a write that may not be repeated. */
+const read = defineRoute({
+  method: 'GET',
+  path: '/x/',
+  summary: 'x',
+  auth: 'user',
+  status: 200,
+  response: null,
+});
+const report = defineRoute({
+  method: 'POST',
+  path: '/r/',
+  summary: 'r',
+  auth: 'user',
+  status: 200,
+  response: null,
+  idempotent: true,
+  retryOn400: true,
+  noTimeout: true,
+});
+const write = defineRoute({
+  method: 'POST',
+  path: '/w/',
+  summary: 'w',
+  auth: 'user',
+  status: 201,
+  response: null,
+});
+
 describe('backoffDelays', () => {
   it('doubles from the base and adds up to one base of jitter', () => {
     expect(backoffDelays(4, 500, noJitter)).toEqual([500, 1000, 2000, 4000]);
@@ -44,7 +75,9 @@ describe('an API call', () => {
   it('is tried again on server faults and 429, after the listed delays', async () => {
     const { http, requests } = scripted([503, 429, 200]);
     const { clock, slept } = recordingClock();
-    const response = await requestWithRetries(http, get, apiRetryPolicy({}, noJitter), { clock });
+    const response = await requestWithRetries(http, get, routeRetryPolicy(read, noJitter), {
+      clock,
+    });
     expect(response.status).toBe(200);
     expect(requests).toHaveLength(3);
     expect(slept).toEqual([500, 1000]);
@@ -54,7 +87,9 @@ describe('an API call', () => {
   it('gives up after three retries and answers the last failure', async () => {
     const { http, requests } = scripted([500, 502, 503, 504, 200]);
     const { clock } = recordingClock();
-    const response = await requestWithRetries(http, get, apiRetryPolicy({}, noJitter), { clock });
+    const response = await requestWithRetries(http, get, routeRetryPolicy(read, noJitter), {
+      clock,
+    });
     expect(response.status).toBe(504);
     expect(requests).toHaveLength(4);
   });
@@ -62,13 +97,13 @@ describe('an API call', () => {
   it('retries a 400 only on the reports, which also have no timeout', async () => {
     const plain = scripted([400, 200]);
     const { clock } = recordingClock();
-    expect((await requestWithRetries(plain.http, get, apiRetryPolicy({}), { clock })).status).toBe(
-      400,
-    );
-    const report = scripted([400, 200]);
-    const policy = apiRetryPolicy({ awaitsStorage: true });
-    expect((await requestWithRetries(report.http, get, policy, { clock })).status).toBe(200);
-    expect(report.requests[0]!.timeoutMs).toBeUndefined();
+    expect(
+      (await requestWithRetries(plain.http, get, routeRetryPolicy(read), { clock })).status,
+    ).toBe(400);
+    const reported = scripted([400, 200]);
+    const policy = routeRetryPolicy(report);
+    expect((await requestWithRetries(reported.http, get, policy, { clock })).status).toBe(200);
+    expect(reported.requests[0]!.timeoutMs).toBeUndefined();
   });
 
   it('retries a request that got no answer, and fails with the last error', async () => {
@@ -79,7 +114,7 @@ describe('an API call', () => {
       new Error('down'),
     ]);
     const { clock } = recordingClock();
-    await expect(requestWithRetries(http, get, apiRetryPolicy({}), { clock })).rejects.toThrow(
+    await expect(requestWithRetries(http, get, routeRetryPolicy(read), { clock })).rejects.toThrow(
       'down',
     );
   });
@@ -89,7 +124,7 @@ describe('an API call', () => {
     const controller = new AbortController();
     const seen: number[] = [];
     const { clock } = recordingClock();
-    const pending = requestWithRetries(http, get, apiRetryPolicy({}), {
+    const pending = requestWithRetries(http, get, routeRetryPolicy(read), {
       clock,
       signal: controller.signal,
       onFailedAttempt: (outcome) => {
@@ -99,6 +134,14 @@ describe('an API call', () => {
     });
     await expect(pending).rejects.toThrow('paused');
     expect(seen).toEqual([503]);
+  });
+
+  it('sends a write the server does not make idempotent once, whatever the answer', async () => {
+    const { http, requests } = scripted([503, 201]);
+    const { clock } = recordingClock();
+    const response = await requestWithRetries(http, get, routeRetryPolicy(write), { clock });
+    expect(response.status).toBe(503);
+    expect(requests).toHaveLength(1);
   });
 });
 

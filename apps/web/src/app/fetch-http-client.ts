@@ -1,0 +1,70 @@
+import {
+  NoAnswerError,
+  type FormBody,
+  type HttpClient,
+  type HttpRequest,
+} from '@filerunner/protocol';
+
+/**
+ * The page's client for API calls, over fetch with the session cookie. The upload engine sends
+ * its storage requests through XHR instead, for upload progress; the app's calls need none, and
+ * fetch keeps the pages that never upload (the login page) small.
+ */
+export function fetchHttpClient(
+  fetchImpl: typeof fetch = (input, init) => fetch(input, init),
+): HttpClient {
+  return {
+    async request({ method, url, headers = {}, body, signal, timeoutMs }: HttpRequest) {
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(signal?.reason);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+      let timedOut = false;
+      const timer = timeoutMs
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeoutMs)
+        : undefined;
+      try {
+        const sent = encode(body);
+        const response = await fetchImpl(url, {
+          method,
+          headers: sent.type ? { 'content-type': sent.type, ...headers } : headers,
+          body: sent.body,
+          credentials: 'include',
+          signal: controller.signal,
+        });
+        const text = method === 'HEAD' ? '' : await response.text();
+        return {
+          status: response.status,
+          header: (name: string) => response.headers.get(name),
+          text: async () => text,
+        };
+      } catch (error) {
+        signal?.throwIfAborted();
+        throw new NoAnswerError(timedOut ? 'TIMEOUT' : 'NETWORK_ERROR', method, url, {
+          cause: error,
+        });
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}
+
+function encode(body: HttpRequest['body']): { body?: BodyInit; type?: string } {
+  if (body === undefined) return {};
+  if (body instanceof Blob) return { body };
+  if ('json' in body) return { body: JSON.stringify(body.json), type: 'application/json' };
+  return { body: formDataOf(body) };
+}
+
+/** Fields first, in order, then the files; fetch writes the multipart boundary itself. */
+function formDataOf(form: FormBody): FormData {
+  const data = new FormData();
+  for (const [name, value] of form.fields) data.append(name, value);
+  for (const file of form.files) data.append(file.field, file.content, file.filename);
+  return data;
+}
