@@ -147,6 +147,13 @@ export class Route {
     return this;
   }
 
+  /** Forgets its replies: requests go on to the routes added before it. */
+  clear(): this {
+    this.queued.length = 0;
+    this.always = null;
+    return this;
+  }
+
   /** @internal */
   matches(method: HttpMethod, url: string): boolean {
     if (method !== this.method) return false;
