@@ -1,12 +1,22 @@
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app';
+import { buildHttpApp, type HttpApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { createContext } from './context';
 import { DataDirInUse } from './db/data-dir-lock';
+import { startWorkers } from './jobs/workers';
 import { DEMO_USERS, seedDemo } from './seed/demo';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { app, ctx, outbox, jobs, expirySweeper, objectSweeper } = await buildApp(config);
+  const ctx = await createContext(config);
+  let http: HttpApp;
+  try {
+    http = await buildHttpApp(ctx);
+  } catch (error) {
+    await ctx.close();
+    throw error;
+  }
+  const { app } = http;
 
   if (config.seedDemo) {
     const demo = await seedDemo(ctx);
@@ -27,13 +37,13 @@ async function main(): Promise<void> {
     }
   }
 
-  outbox.start();
-  jobs.start();
-  expirySweeper.start();
-  objectSweeper.start();
+  const stopWorkers = startWorkers(ctx);
   closeWithGrace({ delay: 10_000 }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
+    // Connections first (downloads get their grace), then the workers, then what they all use.
     await app.close();
+    await stopWorkers();
+    await ctx.close();
   });
   await app.listen({ port: config.port, host: config.host });
 }

@@ -43,9 +43,9 @@ export class OutboxSender {
     this.worker.wake();
   }
 
-  async stop(): Promise<void> {
-    await this.worker.stop();
-    this.transport.close();
+  /** Stops the loop after the pass under way; the transport stays open (its owner closes it). */
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   /** Sends every due mail once; returns how many were sent. */

@@ -3,7 +3,7 @@ import { apiKeyRoutes, messages } from '@filerunner/protocol';
 import { ApiError } from '../../http/errors';
 import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
-import type { ApiKeyStore } from './apikeys.repository';
+import type { AppContext } from '../../context';
 
 /**
  * Only a signed-in person makes keys: a key that could mint more would let a leaked key outlive
@@ -16,8 +16,8 @@ async function sessionOnly(request: FastifyRequest): Promise<undefined> {
   return undefined;
 }
 
-export async function apiKeysRoutes(app: FastifyInstance, opts: { apiKeys: ApiKeyStore }) {
-  const { apiKeys } = opts;
+export async function apiKeysRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
+  const { apiKeys } = opts.ctx;
 
   // Listing with a key is allowed: it shows names and dates only, never a key.
   serve(app, apiKeyRoutes.list, async (request) => apiKeys.list(requireUser(request).user.id));

@@ -1,0 +1,156 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readMailFolder } from '../../test/captured-mail';
+import { loadConfig } from '../config';
+import { createContext, type Context } from '../context';
+import { contracts } from '../db/schema';
+import { createScratchDatabase } from '../db/scratch-database';
+import { adminProgram, withAdminContext } from './admin-commands';
+
+let database: { url: string; drop: () => Promise<void> };
+let dataDir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  database = await createScratchDatabase(process.env.DATABASE_URL!);
+  dataDir = await mkdtemp(path.join(tmpdir(), 'fr-admin-'));
+  env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    PUBLIC_URL: 'http://127.0.0.1:8080',
+    SEED_DEMO: 'false',
+    // A Swift cluster nobody answers for: a command that logged in to storage would fail.
+    STORAGE_DRIVER: 'swift',
+    SWIFT_AUTH_URL: 'http://127.0.0.1:9/auth/v1.0',
+    SWIFT_USER: 'test:tester',
+    SWIFT_KEY: 'testing',
+    SWIFT_TEMPURL_KEY: 'a-temp-url-key-of-16+',
+  };
+});
+
+afterAll(async () => {
+  await database.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Sessions on the scratch database, seen from outside the context under test. */
+async function sessionsOnDatabase(): Promise<{ all: number; listening: number }> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ all: string; listening: string }>(
+      `select count(*) as all, count(*) filter (where query ilike 'listen %') as listening
+       from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    return { all: Number(rows[0]!.all), listening: Number(rows[0]!.listening) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The sessions once those just closed have gone (a backend ends a moment after its client). */
+async function sessionsAfterClose(): Promise<{ all: number; listening: number }> {
+  for (let attempt = 0; ; attempt++) {
+    const sessions = await sessionsOnDatabase();
+    if (sessions.all === 0 || attempt === 20) return sessions;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Servers of this process that listen on a port (HTTP or any other). */
+function listeningServers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
+}
+
+interface Seen {
+  listening: number;
+  servers: number;
+}
+
+/** Runs one admin command as the CLI does, noting what was open while it ran, and its output. */
+async function admin(...argv: string[]): Promise<{ output: string; seen: Seen }> {
+  let seen: Seen | undefined;
+  const written: string[] = [];
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    written.push(String(chunk));
+    return true;
+  });
+  try {
+    await adminProgram((work) =>
+      withAdminContext(async (ctx) => {
+        await work(ctx);
+        seen = { listening: (await sessionsOnDatabase()).listening, servers: listeningServers() };
+      }, env),
+    ).parseAsync(argv, { from: 'user' });
+  } finally {
+    write.mockRestore();
+  }
+  return { output: written.join(''), seen: seen! };
+}
+
+describe('the admin CLI', () => {
+  it('runs its commands on a context: no port, no realtime listener, no storage login', async () => {
+    const serversBefore = listeningServers();
+    const created = await admin(
+      'create-contract',
+      '--name',
+      'Acme',
+      '--admin-email',
+      'boss@example.com',
+    );
+    expect(created.output).toMatch(/^Created contract "Acme" \(slug [^)]+\); activation mail/);
+    const mails = await readMailFolder(path.join(dataDir, 'mail'));
+    expect(mails.map((m) => JSON.stringify(m.to))).toEqual([
+      expect.stringContaining('boss@example.com'),
+    ]);
+
+    const [contract] = await (async () => {
+      const ctx = await createContext(loadConfig(env), { storage: false });
+      try {
+        return await ctx.db.select().from(contracts).where(eq(contracts.name, 'Acme'));
+      } finally {
+        await ctx.close();
+      }
+    })();
+    const slug = contract!.slug;
+
+    const disabled = await admin('disable-contract', '--slug', slug);
+    expect(disabled.output).toBe(`Contract ${slug} disabled.\n`);
+    const branded = await admin('enable-branding', '--slug', slug);
+    expect(branded.output).toBe(`Custom branding of contract ${slug} enabled.\n`);
+    const listed = await admin('list-contracts');
+    expect(listed.output).toBe(`${slug}\tdisabled\tbranding enabled\tAcme\n`);
+
+    for (const { seen } of [created, disabled, branded, listed]) {
+      expect(seen).toEqual({ listening: 0, servers: serversBefore });
+    }
+    // Each command closed what it opened.
+    expect(await sessionsAfterClose()).toEqual({ all: 0, listening: 0 });
+  });
+
+  it('would see the realtime listener if a context started it', async () => {
+    // The probe above is not blind: the hub's LISTEN connection shows, and close() ends it.
+    const ctx: Context = await createContext(loadConfig({ ...env, LOG_LEVEL: 'warn' }), {
+      storage: false,
+    });
+    try {
+      await ctx.realtime.start();
+      expect((await sessionsOnDatabase()).listening).toBe(1);
+    } finally {
+      await ctx.close();
+    }
+    expect(await sessionsAfterClose()).toEqual({ all: 0, listening: 0 });
+  });
+
+  it('refuses storage calls on a context opened without storage', async () => {
+    await withAdminContext(async (ctx) => {
+      await expect(ctx.storage.head({ container: 'c', key: 'k' })).rejects.toMatchObject({
+        code: 'unavailable',
+      });
+    }, env);
+  });
+});

@@ -1,0 +1,127 @@
+import { Command } from 'commander';
+import { asc } from 'drizzle-orm';
+import { loadConfig } from '../config';
+import { createContext, type AppContext, type Context } from '../context';
+import { contracts } from '../db/schema';
+import {
+  createContract,
+  setBrandingEnabled,
+  setContractEnabled,
+} from '../modules/contracts/contracts.service';
+
+/**
+ * Operator commands for a real installation (started with SEED_DEMO=false): they use the same
+ * configuration as the server, so they act on the same database and send mail the same way. On
+ * the embedded default they work whether or not the server runs: beside a running server they
+ * use its database; otherwise they start the embedded database themselves for the command.
+ *
+ * A command opens the database and the mail transport only: no HTTP app, no realtime listener,
+ * no storage (with Swift, no login), no worker but one outbox drain at the end.
+ */
+export async function withAdminContext(
+  work: (ctx: Context) => Promise<void>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const ctx = await createContext(loadConfig({ LOG_LEVEL: 'warn', ...env }), {
+    holder: 'admin CLI',
+    storage: false,
+  });
+  try {
+    await work(ctx);
+    // Mail queued by the command leaves now rather than at the server's next start.
+    await ctx.workers.outbox.drain();
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** Runs a command's work on a context, then closes it. */
+export type ContextRunner = (work: (ctx: AppContext) => Promise<void>) => Promise<void>;
+
+/** The operator's commands, each run on a context `withContext` opens for it. */
+export function adminProgram(withContext: ContextRunner = withAdminContext): Command {
+  const program = new Command('admin').description('FileRunner administration');
+
+  program
+    .command('create-contract')
+    .description('create a contract and invite its project admin by mail')
+    .requiredOption('--name <name>', 'contract name')
+    .requiredOption('--admin-email <email>', 'address of the project admin')
+    .option('--admin-first-name <name>', "admin's first name")
+    .option('--admin-last-name <name>', "admin's last name")
+    .action(
+      (opts: {
+        name: string;
+        adminEmail: string;
+        adminFirstName?: string;
+        adminLastName?: string;
+      }) =>
+        withContext(async (ctx) => {
+          if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(opts.adminEmail))
+            throw new Error('--admin-email is not an email address');
+          const contract = await createContract(ctx, {
+            name: opts.name.trim(),
+            adminEmail: opts.adminEmail,
+            adminFirstName: opts.adminFirstName,
+            adminLastName: opts.adminLastName,
+          });
+          process.stdout.write(
+            `Created contract "${contract.name}" (slug ${contract.slug}); activation mail sent to ${opts.adminEmail}.\n`,
+          );
+        }),
+    );
+
+  program
+    .command('list-contracts')
+    .description('list every contract')
+    .action(() =>
+      withContext(async (ctx) => {
+        const rows = await ctx.db.select().from(contracts).orderBy(asc(contracts.id));
+        for (const c of rows)
+          process.stdout.write(
+            `${c.slug}\t${c.enabled ? 'enabled' : 'disabled'}\t` +
+              `branding ${c.brandingEnabled ? 'enabled' : 'disabled'}\t${c.name}\n`,
+          );
+        if (rows.length === 0) process.stdout.write('No contracts yet.\n');
+      }),
+    );
+
+  // The operator's switches on a contract: each a disable-X and an enable-X command.
+  const switches = [
+    {
+      noun: 'contract',
+      subject: 'a contract',
+      set: setContractEnabled,
+      effect: (on: boolean) => `its members ${on ? 'regain' : 'lose'} access to it`,
+      done: (slug: string) => `Contract ${slug}`,
+    },
+    {
+      noun: 'branding',
+      subject: "a contract's custom branding",
+      set: setBrandingEnabled,
+      effect: (on: boolean) =>
+        on
+          ? 'its project admins can set it on the Custom Branding tab'
+          : 'the default branding shows and the Custom Branding tab is hidden',
+      done: (slug: string) => `Custom branding of contract ${slug}`,
+    },
+  ] as const;
+
+  for (const { noun, subject, set, effect, done } of switches) {
+    for (const enabled of [false, true]) {
+      const verb = enabled ? 'enable' : 'disable';
+      program
+        .command(`${verb}-${noun}`)
+        .description(`${verb} ${subject}: ${effect(enabled)}`)
+        .requiredOption('--slug <slug>', 'contract slug')
+        .action((opts: { slug: string }) =>
+          withContext(async (ctx) => {
+            if (!(await set(ctx, opts.slug, enabled)))
+              throw new Error(`No contract with slug ${opts.slug}`);
+            process.stdout.write(`${done(opts.slug)} ${verb}d.\n`);
+          }),
+        );
+    }
+  }
+  return program;
+}
