@@ -40,9 +40,9 @@ function refusal(reason: Exclude<Refusal, 'needs_pin' | 'pin_not_required'>): Ap
 
 async function receivedOf(db: Database, slug: string, who: RecipientOf): Promise<ReceivedRow> {
   const row = await findRecipientAccess(db, slug, who);
-  const listed = mayList(row, new Date());
-  if (listed !== 'ok') throw refusal(listed);
-  return row!;
+  // mayList refuses nothing but `not_found`.
+  if (!row || mayList(row, new Date()) !== 'ok') throw packageNotFound();
+  return row;
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/harness';
-import { packages } from '../../db/schema';
+import { contracts, defaultContractSettings, packages } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { insertGrant, storedFiles } from '../downloads/downloads.repository';
 import { packageTar } from '../downloads/package-bytes';
@@ -40,6 +40,12 @@ let fx: Fixture;
 beforeAll(async () => {
   server = await startTestServer();
   fx = await contractFixture(server);
+  // So that extending the expiry answers for the rule alone (the cases' packages end in 12 hours,
+  // within the last day the extension is offered in).
+  await server.ctx.db
+    .update(contracts)
+    .set({ settings: { ...defaultContractSettings, can_extend_expiry: true } })
+    .where(eq(contracts.id, fx.contract.id));
 });
 afterAll(() => server.close());
 
@@ -193,6 +199,13 @@ const routes: RouteCase[] = [
     by: 'grant',
     expected: (a) => downloadStatus[a.mayDownload],
     call: async (m) => get(`/api/downloads/${await grantFor(m)}/package.tar`, null),
+  },
+  {
+    // Last: it moves the package's end.
+    name: 'extend expiry',
+    by: 'user',
+    expected: (a) => inboxStatus[a.mayUse],
+    call: (m) => post(`/api/packages/${m.slug}/extend-expiry/`, m.headers),
   },
 ];
 

@@ -75,8 +75,8 @@ export function mayList(row: AccessRow, now: Date): Access<'not_found'> {
  */
 export function maySeeFiles(row: AccessRow, now: Date): Access<'not_found' | 'removed'> {
   const listed = mayList(row, now);
-  if (listed !== 'ok') return listed;
-  return row!.recipient.removed ? 'removed' : 'ok';
+  if (!row || listed !== 'ok') return listed;
+  return row.recipient.removed ? 'removed' : 'ok';
 }
 
 /**
@@ -85,8 +85,8 @@ export function maySeeFiles(row: AccessRow, now: Date): Access<'not_found' | 're
  */
 export function mayUse(row: AccessRow, now: Date): Access<'not_found' | 'removed' | 'expired'> {
   const files = maySeeFiles(row, now);
-  if (files !== 'ok') return files;
-  return isExpired(row!.pkg, now) ? 'expired' : 'ok';
+  if (!row || files !== 'ok') return files;
+  return isExpired(row.pkg, now) ? 'expired' : 'ok';
 }
 
 /**
@@ -99,8 +99,8 @@ export function mayAskPin(
   now: Date,
 ): Access<'not_found' | 'removed' | 'expired' | 'pin_not_required'> {
   const use = mayUse(row, now);
-  if (use !== 'ok') return use;
-  return row!.recipient.pinRequired ? 'ok' : 'pin_not_required';
+  if (!row || use !== 'ok') return use;
+  return row.recipient.pinRequired ? 'ok' : 'pin_not_required';
 }
 
 /**
@@ -112,6 +112,6 @@ export function mayDownload(
   now: Date,
 ): Access<'not_found' | 'removed' | 'expired' | 'needs_pin'> {
   const use = mayUse(row, now);
-  if (use !== 'ok') return use;
-  return needsPin(row!.recipient) ? 'needs_pin' : 'ok';
+  if (!row || use !== 'ok') return use;
+  return needsPin(row.recipient) ? 'needs_pin' : 'ok';
 }
