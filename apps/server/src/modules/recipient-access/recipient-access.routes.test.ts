@@ -51,23 +51,21 @@ afterAll(() => server.close());
 
 type Response = Awaited<ReturnType<TestServer['app']['inject']>>;
 
-/** The statuses each area answers a refusal with. */
-const downloadStatus: Record<Access, number> = {
+/**
+ * The status every route answers each of the rule's answers with (only the PIN calls can meet
+ * `pin_not_required`: the other predicates never answer it).
+ */
+const statusOf: Record<Access, number> = {
   ok: 200,
   not_found: 404,
   removed: 403,
   expired: 410,
   needs_pin: 403,
-  pin_not_required: 500,
+  pin_not_required: 409,
 };
-const inboxStatus = downloadStatus;
 /** A PIN call the rule allows is still refused while the PIN is locked out. */
 const pinStatus = (answers: Answers, allowed: number) =>
-  answers.mayAskPin === 'ok'
-    ? answers.pinLockedOut
-      ? 429
-      : allowed
-    : { ...downloadStatus, pin_not_required: 409 }[answers.mayAskPin];
+  answers.mayAskPin !== 'ok' ? statusOf[answers.mayAskPin] : answers.pinLockedOut ? 429 : allowed;
 
 /** A route that asks the rule: how the caller reaches it, and what it answers for the rule's answers. */
 interface RouteCase {
@@ -104,7 +102,7 @@ const routes: RouteCase[] = [
   {
     name: 'Inbox list',
     by: 'user',
-    expected: (a) => inboxStatus[a.mayList],
+    expected: (a) => statusOf[a.mayList],
     // Answered as 200 when the list shows the package and 404 when not, as its page would be.
     call: async (made) => {
       const response = await get('/api/packages/received/', made.headers, {
@@ -117,33 +115,33 @@ const routes: RouteCase[] = [
   {
     name: 'Inbox detail',
     by: 'user',
-    expected: (a) => inboxStatus[a.mayList],
+    expected: (a) => statusOf[a.mayList],
     call: (m) => get(`/api/packages/received/${m.slug}/`, m.headers),
     also: (response, a) => expect(response.json().locked).toBe(a.needsPin),
   },
   {
     name: 'mark seen',
     by: 'user',
-    expected: (a) => inboxStatus[a.mayList],
+    expected: (a) => statusOf[a.mayList],
     call: (m) => post(`/api/packages/${m.slug}/mark_seen/`, m.headers),
   },
   {
     name: 'Inbox files',
     by: 'user',
-    expected: (a) => inboxStatus[a.maySeeFiles],
+    expected: (a) => statusOf[a.maySeeFiles],
     call: (m) => get(`/api/packages/received/${m.slug}/files/`, m.headers),
     also: lockedAsNeedsPin,
   },
   {
     name: 'package grant',
     by: 'user',
-    expected: (a) => downloadStatus[a.mayDownload],
+    expected: (a) => statusOf[a.mayDownload],
     call: (m) => get(`/api/packages/${m.slug}/download/`, m.headers),
   },
   {
     name: 'file grant',
     by: 'user',
-    expected: (a) => downloadStatus[a.mayDownload],
+    expected: (a) => statusOf[a.mayDownload],
     call: (m) => get(`/api/packages/${m.slug}/download/only.bin`, m.headers),
   },
   {
@@ -161,20 +159,20 @@ const routes: RouteCase[] = [
   {
     name: 'external page',
     by: 'key',
-    expected: (a) => inboxStatus[a.maySeeFiles],
+    expected: (a) => statusOf[a.maySeeFiles],
     call: (m) => get(`/api/packages/received/${m.slug}/files_external/`, null, { key: m.key! }),
     also: lockedAsNeedsPin,
   },
   {
     name: 'external package grant',
     by: 'key',
-    expected: (a) => downloadStatus[a.mayDownload],
+    expected: (a) => statusOf[a.mayDownload],
     call: (m) => get(`/api/packages/external/${m.slug}/download/`, null, { key: m.key! }),
   },
   {
     name: 'external file grant',
     by: 'key',
-    expected: (a) => downloadStatus[a.mayDownload],
+    expected: (a) => statusOf[a.mayDownload],
     call: (m) => get(`/api/packages/external/${m.slug}/download/only.bin/`, null, { key: m.key! }),
   },
   {
@@ -197,14 +195,14 @@ const routes: RouteCase[] = [
     // A download URL already handed out asks the rule again on every request.
     name: 'tar by download URL',
     by: 'grant',
-    expected: (a) => downloadStatus[a.mayDownload],
+    expected: (a) => statusOf[a.mayDownload],
     call: async (m) => get(`/api/downloads/${await grantFor(m)}/package.tar`, null),
   },
   {
     // Last: it moves the package's end.
     name: 'extend expiry',
     by: 'user',
-    expected: (a) => inboxStatus[a.mayUse],
+    expected: (a) => statusOf[a.mayUse],
     call: (m) => post(`/api/packages/${m.slug}/extend-expiry/`, m.headers),
   },
 ];
