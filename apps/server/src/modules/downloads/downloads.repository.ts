@@ -1,69 +1,14 @@
-import { and, asc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { queryRows } from '../../db/client';
-import {
-  contracts,
-  downloads,
-  packageFiles,
-  packageRecipients,
-  packages,
-  users,
-} from '../../db/schema';
-import { userColumns, type UserRow } from '../accounts/accounts.repository';
+import { downloads, packageFiles, packageRecipients, packages, users } from '../../db/schema';
+import { userColumns } from '../accounts/accounts.repository';
 import { packageWithContract } from '../packages/packages.repository';
 
 export type PackageRow = typeof packages.$inferSelect;
 export type RecipientRow = typeof packageRecipients.$inferSelect;
 export type FileRow = typeof packageFiles.$inferSelect;
 export type GrantRow = typeof downloads.$inferSelect;
-
-/** A package as one of its recipients has it, with its contract and sender. */
-export interface RecipientAccess {
-  pkg: PackageRow;
-  contract: typeof contracts.$inferSelect;
-  sender: UserRow | null;
-  recipient: RecipientRow;
-}
-
-/** Whose recipient row: a signed-in user's, or the one a link's key (by its SHA-256) was made for. */
-export type RecipientOf = { userId: number } | { keyHash: string };
-
-/**
- * A package by slug with the recipient row `who` opens, or null when either is missing: a key
- * opens its own recipient of its own package and nothing else, and a user listed twice (say,
- * once by id and once by address) gets the row that still has access. `visible`, when given,
- * narrows the packages further (the Inbox hides some from recipients outright).
- */
-export async function findRecipientAccess(
-  db: Database,
-  slug: string,
-  who: RecipientOf,
-  visible?: SQL,
-): Promise<RecipientAccess | null> {
-  const [row] = await db
-    .select({
-      pkg: packages,
-      contract: contracts,
-      sender: userColumns,
-      recipient: packageRecipients,
-    })
-    .from(packageRecipients)
-    .innerJoin(packages, eq(packages.id, packageRecipients.packageId))
-    .innerJoin(contracts, eq(contracts.id, packages.contractId))
-    .leftJoin(users, eq(users.id, packages.senderId))
-    .where(
-      and(
-        eq(packages.slug, slug),
-        'userId' in who
-          ? eq(packageRecipients.userId, who.userId)
-          : eq(packageRecipients.keyHash, who.keyHash),
-        visible,
-      ),
-    )
-    .orderBy(asc(packageRecipients.removed), asc(packageRecipients.id))
-    .limit(1);
-  return row ?? null;
-}
 
 /** The stored files of a package, the ones a download serves. */
 export async function storedFiles(db: Database, packageId: number): Promise<FileRow[]> {

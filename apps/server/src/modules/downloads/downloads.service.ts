@@ -8,7 +8,6 @@ import { assertMayDownload, packageNotFound } from './downloads.policy';
 import {
   downloadNoticeFacts,
   findGrant,
-  findRecipientAccess,
   insertGrant,
   markRecipientComplete,
   markRecipientPartial,
@@ -30,6 +29,7 @@ import {
   type ServableFile,
 } from './package-bytes';
 import { displayName, senderName } from '../accounts/display-name';
+import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
 
 /** How long a download URL works; long enough for a slow, resumed, multi-gigabyte download. */
 const GRANT_TTL_MS = 24 * 3600 * 1000;
@@ -58,8 +58,8 @@ export async function grantPackageDownloadTo(
   access: { pkg: PackageRow; recipient: RecipientRow },
   ip: string,
 ): Promise<PackageDownloadGrant> {
+  assertMayDownload(access);
   const { pkg, recipient } = access;
-  assertMayDownload(pkg, recipient);
   const tar = packageTar(pkg, await storedFiles(ctx.db, pkg.id));
   const filename = `${downloadName(pkg.name)}.tar`;
   const size = tar.layout.size;
@@ -90,8 +90,8 @@ export async function grantFileDownloadTo(
   userPath: string,
   ip: string,
 ): Promise<FileDownloadGrant> {
+  assertMayDownload(access);
   const { pkg, recipient } = access;
-  assertMayDownload(pkg, recipient);
   const file = await storedFile(ctx.db, pkg.id, { userPath });
   if (!file?.objectKey) throw packageNotFound();
   const filename = baseName(file.userPath);
@@ -123,8 +123,8 @@ export interface OpenDownload {
 export async function openDownload(ctx: AppContext, token: string): Promise<OpenDownload> {
   const found = await findGrant(ctx.db, tokenHash(token));
   if (!found || found.grant.expiresAt <= new Date()) throw packageNotFound();
+  assertMayDownload(found);
   const { grant, pkg, recipient } = found;
-  assertMayDownload(pkg, recipient);
   const common = {
     grantId: grant.id,
     packageId: pkg.id,
@@ -195,8 +195,7 @@ async function recipientAccess(
   slug: string,
 ): Promise<{ pkg: PackageRow; recipient: RecipientRow }> {
   const access = await findRecipientAccess(ctx.db, slug, { userId: principal.user.id });
-  if (!access) throw packageNotFound();
-  assertMayDownload(access.pkg, access.recipient);
+  assertMayDownload(access);
   return access;
 }
 

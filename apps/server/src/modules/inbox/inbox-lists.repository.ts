@@ -1,4 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { limits, listCountCap, unseenCountCap } from '@filerunner/protocol';
 import { preparedOnce, type Database } from '../../db/client';
 import {
@@ -10,6 +11,7 @@ import {
   users,
 } from '../../db/schema';
 import { recipientDownload, type RecipientDownload } from '../downloads/downloads.repository';
+import { mayListSql, mayUseSql, recipientRowOf } from '../recipient-access/recipient-access.sql';
 import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
 import { type NamedRecipient, type RecipientRow, type UserRow } from './inbox.repository';
 import type { PackageView, ReceivedView } from './inbox.views';
@@ -90,8 +92,15 @@ const inContract = (byContract: boolean) =>
     ? sql`and p.contract_id = (select id from ${contracts} where slug = ${sql.placeholder('contractSlug')})`
     : sql``;
 
-const receivedWhere = (byContract: boolean) => sql`r.user_id = ${sql.placeholder('userId')}
-  and p.status <> 'uploading' and p.valid_from <= now() ${inContract(byContract)}`;
+// The recipient-access rule's SQL reads the recipient and package under the names the
+// statements give them.
+const r = alias(packageRecipients, 'r');
+const p = alias(packages, 'p');
+
+// The packages the Inbox lists: the caller's, while `mayList` lets them see them.
+const callersRow = recipientRowOf(r, { userId: sql.placeholder('userId') });
+const receivedWhere = (byContract: boolean) =>
+  sql`${callersRow} and ${mayListSql(p)} ${inContract(byContract)}`;
 
 // Counts stop at the protocol's caps: a list needs "more" or not and a number to show, and
 // counting every one of 100,000 packages on each page would cost more than the page itself.
@@ -173,9 +182,7 @@ const receivedListStatement = (byContract: boolean, kind: PageKind) =>
         'slug', c.slug, 'n', (select count(*)::int from (
           select 1 from ${packageRecipients} r join ${packages} p on p.id = r.package_id
           where r.user_id = m.user_id and p.contract_id = c.id
-            and r.seen_at is null and not r.removed
-            and p.status <> 'uploading' and p.valid_from <= now()
-            and p.expires_at > now() and p.objects_deleted_at is null
+            and r.seen_at is null and ${mayUseSql(p, r)}
           limit ${UNSEEN_CAP}) unseen)
       )), '[]'::json)
       from ${memberships} m join ${contracts} c on c.id = m.contract_id

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import {
   contracts,
@@ -8,11 +8,7 @@ import {
   packages,
   users,
 } from '../../db/schema';
-import {
-  findRecipientAccess,
-  type RecipientAccess,
-  type RecipientOf,
-} from '../downloads/downloads.repository';
+import type { RecipientAccess } from '../recipient-access/recipient-access.repository';
 import { userColumns, type UserRow } from '../accounts/accounts.repository';
 import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
 import type { RecipientView } from './inbox.views';
@@ -26,23 +22,6 @@ export type PackageFacts = Omit<RecipientAccess, 'recipient'>;
 
 /** A package as one recipient has it. */
 export type ReceivedRow = RecipientAccess;
-
-// Recipients never see a package still uploading or before its access period starts (the
-// download policy's rule too), so a list never shows what a download would refuse as unknown.
-const visibleToRecipients = and(
-  ne(packages.status, 'uploading'),
-  lte(packages.validFrom, sql`now()`),
-)!;
-
-/**
- * The received package of `slug` that `who` opens (see `findRecipientAccess`), or null: not
- * theirs, or not visible to recipients yet.
- */
-export const receivedPackage = (
-  db: Database,
-  slug: string,
-  who: RecipientOf,
-): Promise<ReceivedRow | null> => findRecipientAccess(db, slug, who, visibleToRecipients);
 
 /**
  * The caller's sent packages (never one still uploading), with their membership of the

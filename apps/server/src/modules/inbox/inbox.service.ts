@@ -14,7 +14,7 @@ import type { Database } from '../../db/client';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { downloadsOfRecipients } from '../downloads/downloads.repository';
-import { assertNotExpired, receivedBy } from './inbox.policy';
+import { assertMayUse, receivedBy } from './inbox.policy';
 import {
   extendExpiry as moveExpiry,
   filesPageOf,
@@ -24,7 +24,8 @@ import {
   type ReceivedRow,
 } from './inbox.repository';
 import { receivedListOf, sentListOf } from './inbox-lists.repository';
-import { expiresSoon, fileView, isLocked, receivedView, sentView } from './inbox.views';
+import { expiresSoon, fileView, receivedView, sentView } from './inbox.views';
+import { needsPin } from '../recipient-access/recipient-access';
 
 const DAY_MS = 86_400_000;
 const window = (page: number, size: number) => ({ offset: (page - 1) * size, limit: size });
@@ -97,19 +98,19 @@ export async function sentViews(db: Database, rows: PackageFacts[]): Promise<Sen
 }
 
 /**
- * One page of a package's files by path. A recipient still to prove a PIN gets none of them
- * (only the count) until they have.
+ * One page of a package's files by path. With `pinDue` (a recipient who `needsPin`) none of them
+ * are given, only the count, and the page says `locked` so the client offers the PIN.
  */
 export async function filesPage(
   db: Database,
   packageId: number,
   page: number,
-  locked: boolean,
+  pinDue: boolean,
 ): Promise<PackageFilesPage> {
   const size = packageFilesPageSize;
-  if (locked) {
+  if (pinDue) {
     const { total } = await filesPageOf(db, packageId, { offset: 0, limit: 0 });
-    return { files: [], total_files: total, page, page_size: size, has_more: false, locked };
+    return { files: [], total_files: total, page, page_size: size, has_more: false, locked: true };
   }
   const { rows, total } = await filesPageOf(db, packageId, window(page, size));
   return {
@@ -118,12 +119,12 @@ export async function filesPage(
     page,
     page_size: size,
     has_more: page * size < total,
-    locked,
+    locked: false,
   };
 }
 
 export const receivedFilesPage = (db: Database, row: ReceivedRow, page: number) =>
-  filesPage(db, row.pkg.id, page, isLocked(row.recipient));
+  filesPage(db, row.pkg.id, page, needsPin(row.recipient));
 
 /** Marks the caller's received package seen (the first time counts) and answers it. */
 export async function markSeen(ctx: AppContext, principal: Principal, slug: string) {
@@ -139,9 +140,8 @@ export async function markSeen(ctx: AppContext, principal: Principal, slug: stri
  */
 export async function extendExpiry(ctx: AppContext, principal: Principal, slug: string) {
   const row = await receivedBy(ctx.db, principal, slug);
-  if (row.recipient.removed) throw ApiError.forbidden(inboxMessages.removed);
   const now = new Date();
-  assertNotExpired(row, now);
+  assertMayUse(row, now);
   if (!row.contract.settings.can_extend_expiry) {
     throw ApiError.forbidden(inboxMessages.extendNotAllowed);
   }

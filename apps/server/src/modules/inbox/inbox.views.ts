@@ -8,6 +8,7 @@ import {
   type SentRecipient,
 } from '@filerunner/protocol';
 import { displayName, type NamedPerson } from '../accounts/display-name';
+import { isExpired, needsPin } from '../recipient-access/recipient-access';
 import type { RecipientDownload } from '../downloads/downloads.repository';
 import type {
   ContractRow,
@@ -65,17 +66,6 @@ export interface ReceivedView extends PackageView {
 
 const HOUR_MS = 3_600_000;
 
-/**
- * Expired once its end has passed, or once the sweeper removed its objects (which also moves
- * the end to that moment, so every other reader of `expiresAt` agrees).
- */
-export function isExpired(
-  pkg: Pick<PackageRow, 'objectsDeletedAt' | 'expiresAt'>,
-  now: Date,
-): boolean {
-  return pkg.objectsDeletedAt !== null || now >= pkg.expiresAt;
-}
-
 /** In its last `expiringSoonHours` and not expired: the 'Expiring' chip and the extend button. */
 export function expiresSoon(
   pkg: Pick<PackageRow, 'objectsDeletedAt' | 'expiresAt'>,
@@ -86,10 +76,6 @@ export function expiresSoon(
     pkg.expiresAt.getTime() - now.getTime() <= limits.expiringSoonHours * HOUR_MS
   );
 }
-
-/** The recipient must still prove a PIN before downloading. */
-export const isLocked = (recipient: Pick<RecipientRow, 'pinRequired' | 'pinVerifiedAt'>) =>
-  recipient.pinRequired && recipient.pinVerifiedAt === null;
 
 function core({ pkg, contract, sender }: PackageView, now: Date) {
   return {
@@ -122,7 +108,7 @@ export function receivedView(row: ReceivedView, now = new Date()): ReceivedPacka
     removed: recipient.removed,
     downloaded: recipient.downloaded === 'complete',
     download_status: recipient.downloaded,
-    locked: isLocked(recipient),
+    locked: needsPin(recipient),
     mobile_hint: recipient.pinRequired && recipient.mobile ? mobileHint(recipient.mobile) : null,
   });
 }

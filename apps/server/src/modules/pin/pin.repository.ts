@@ -1,8 +1,7 @@
-import { and, eq, isNull, lte, lt, or, sql } from 'drizzle-orm';
+import { and, eq, lt, not, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { packageRecipients } from '../../db/schema';
-
-export { findRecipientAccess } from '../downloads/downloads.repository';
+import { pinLockedOutSql } from '../recipient-access/recipient-access.sql';
 
 /** Makes `codeHash` the recipient's only working PIN, from `sentAt`. */
 export async function storePin(
@@ -37,7 +36,7 @@ export async function claimCheck(
         eq(packageRecipients.id, recipientId),
         eq(packageRecipients.pinCodeHash, codeHash),
         lt(packageRecipients.pinFailures, maxFailures),
-        or(isNull(packageRecipients.pinLockedUntil), lte(packageRecipients.pinLockedUntil, now)),
+        not(pinLockedOutSql(packageRecipients, now)),
       ),
     )
     .returning({ failures: packageRecipients.pinFailures });

@@ -16,8 +16,10 @@ import { tokenHash } from '../../http/secrets';
 import { SmsError } from '../../notify/sms';
 import type { RateLimiter, Limit } from '../accounts/rate-limit';
 import type { PackageRow, RecipientRow } from '../downloads/downloads.repository';
-import { assertMayVerify, isLocked, pinNotFound, pinRefusal } from './pin.policy';
-import { claimCheck, findRecipientAccess, lockPin, markVerified, storePin } from './pin.repository';
+import { pinLockedOut } from '../recipient-access/recipient-access';
+import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
+import { assertMayAskPin, pinRefusal } from './pin.policy';
+import { claimCheck, lockPin, markVerified, storePin } from './pin.repository';
 
 /** Who is verifying: the signed-in user's recipient row, or the row a link key names. */
 export type PinCaller = { principal: Principal } | { key: string };
@@ -58,7 +60,7 @@ export async function sendPin(
   const { recipient } = await recipientFor(deps, caller, slug, now);
   const mobile = recipient.mobile;
   if (!mobile) throw pinRefusal(409, 'conflict', pinMessages.noMobile);
-  if (isLocked(recipient, now)) throw pinRefusal(429, 'pin_locked', pinMessages.lockedOut);
+  if (pinLockedOut(recipient, now)) throw pinRefusal(429, 'pin_locked', pinMessages.lockedOut);
 
   const sendLimits: Limit[] = [
     { key: `pin:recipient:${recipient.id}`, max: SEND_LIMITS.recipient },
@@ -101,9 +103,9 @@ export async function verifyPin(
   const { ctx } = deps;
   const now = new Date();
   const { recipient } = await recipientFor(deps, caller, slug, now);
-  if (isLocked(recipient, now)) throw pinRefusal(429, 'pin_locked', pinMessages.lockedOut);
+  if (pinLockedOut(recipient, now)) throw pinRefusal(429, 'pin_locked', pinMessages.lockedOut);
   const codeHash = recipient.pinCodeHash;
-  if (!codeHash || !recipient.pinSentAt || isExpired(recipient.pinSentAt, now)) {
+  if (!codeHash || !recipient.pinSentAt || codeExpired(recipient.pinSentAt, now)) {
     throw notValid();
   }
 
@@ -140,8 +142,7 @@ async function recipientFor(
     slug,
     'key' in caller ? { keyHash: tokenHash(caller.key) } : { userId: caller.principal.user.id },
   );
-  if (!found) throw pinNotFound();
-  assertMayVerify(found.pkg, found.recipient, now);
+  assertMayAskPin(found, now);
   return found;
 }
 
@@ -152,10 +153,10 @@ async function outOfTries(
   now: Date,
 ): Promise<boolean> {
   const { recipient } = await recipientFor(deps, caller, slug, now);
-  return isLocked(recipient, now) || recipient.pinFailures >= PIN_MAX_FAILURES;
+  return pinLockedOut(recipient, now) || recipient.pinFailures >= PIN_MAX_FAILURES;
 }
 
-function isExpired(sentAt: Date, now: Date): boolean {
+function codeExpired(sentAt: Date, now: Date): boolean {
   return now.getTime() >= sentAt.getTime() + PIN_TTL_SECONDS * 1000;
 }
 
