@@ -48,7 +48,15 @@ function upload(
     {
       api: { baseUrl: API_BASE, headers: { 'x-client-version': 'test' } },
       plan,
-      package: { create: { contract: PKG.contract.slug, name: PKG.name, message: 'Day 1' } },
+      package: {
+        create: {
+          contract: PKG.contract.slug,
+          name: PKG.name,
+          message: 'Day 1',
+          valid_from: '2026-01-05T09:00:00Z',
+          valid_to: '2026-01-12T09:00:00Z',
+        },
+      },
       workers: 1,
       ...options,
     },
