@@ -1,5 +1,12 @@
 import { api as routes, createRouteClient } from '@filerunner/protocol';
 import * as transfer from '@filerunner/transfer/browser';
+import {
+  outcomeOf,
+  routeNamed,
+  type Outcome,
+  type RouteName,
+} from '../../apps/server/test/route-calls';
+import { fetchHttpClient } from '../../apps/web/src/app/fetch-http-client';
 import { patternBytes } from './pattern';
 
 /**
@@ -55,12 +62,33 @@ const client = new transfer.XhrHttpClient();
 /** The API as the web app calls it: the route client, here over the engine's XHR client. */
 const api = createRouteClient({ http: client, baseUrl: '/api', clientVersion: 'e2e' });
 
+/**
+ * One call for the route client's suite (apps/server/test/route-client-contract.ts), over the
+ * engine's XHR client or the web app's fetch client, answered as plain data.
+ */
+function contractCall(
+  over: 'xhr' | 'fetch',
+  name: RouteName,
+  args: unknown,
+  timeoutMs?: number,
+): Promise<Outcome> {
+  const routeClient = createRouteClient({
+    http: over === 'xhr' ? client : fetchHttpClient(),
+    baseUrl: '/api',
+    clientVersion: 'e2e',
+    random: () => 0,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
+  return outcomeOf(routeClient.call(routeNamed(name), args as never));
+}
+
 const lab = {
   transfer,
   client,
   api,
   /** The route table, for `api.call` in the page. */
   routes,
+  contractCall,
   hasher: new transfer.WorkerFileHasher(),
   opfsDirectory,
   writeOpfsFile,
