@@ -56,6 +56,12 @@ export interface RetryingOptions {
   signal?: AbortSignal;
   /** Told about every attempt that failed, retried or not (the abort policy counts them). */
   onFailedAttempt?: (outcome: AttemptOutcome, retryNo: number) => void | Promise<void>;
+  /**
+   * Waited for before each attempt is built, and released once it has its answer: an upload's
+   * storage requests take one of its workers, so a request that waited for one is signed with
+   * the grants as they are when it leaves, not as they were when it began to wait.
+   */
+  turn?: (signal?: AbortSignal) => Promise<() => void>;
 }
 
 /**
@@ -68,11 +74,12 @@ export async function requestWithRetries(
   http: HttpClient,
   build: () => HttpRequest | Promise<HttpRequest>,
   policy: RetryPolicy,
-  { clock, signal, onFailedAttempt }: RetryingOptions,
+  { clock, signal, onFailedAttempt, turn }: RetryingOptions,
 ): Promise<HttpResponse> {
   for (let retryNo = 0; ; retryNo++) {
     signal?.throwIfAborted();
     let outcome: AttemptOutcome;
+    const release = await turn?.(signal);
     try {
       const request = await build();
       const response = await http.request({
@@ -85,6 +92,8 @@ export async function requestWithRetries(
     } catch (error) {
       signal?.throwIfAborted();
       outcome = { error };
+    } finally {
+      release?.();
     }
     await onFailedAttempt?.(outcome, retryNo);
     const retryable =

@@ -22,10 +22,13 @@ import type { UploadTracker } from './progress';
 
 /** What a worker needs to send jobs: the ports, the package, and the upload's shared state. */
 export interface SendContext {
-  /** For the API's calls. */
+  /** For the API's calls and storage requests. */
   http: HttpClient;
-  /** For storage requests: the upload's workers are the number of them on their way at once. */
-  storage: HttpClient;
+  /**
+   * The upload's workers: storage requests on their way at once. Each attempt takes one before
+   * it is built (see `requestWithRetries`' turn), so it leaves signed with the current grants.
+   */
+  workers: Slots;
   clock: Clock;
   api: PackageApi;
   pkg: PackageRef & { session_id?: string };
@@ -336,9 +339,10 @@ async function storageRequest(
   signal: AbortSignal,
   build: () => Promise<HttpRequest>,
 ): Promise<HttpResponse> {
-  const response = await requestWithRetries(ctx.storage, build, storageRetryPolicy(ctx.random), {
+  const response = await requestWithRetries(ctx.http, build, storageRetryPolicy(ctx.random), {
     clock: ctx.clock,
     signal,
+    turn: (s) => ctx.workers.take(s),
     onFailedAttempt: (outcome) => {
       const status = 'response' in outcome ? outcome.response.status : 0;
       ctx.observe(status);
@@ -372,7 +376,7 @@ async function isStored(
   signal: AbortSignal,
 ): Promise<boolean> {
   const response = await requestWithRetries(
-    ctx.storage,
+    ctx.http,
     async () => ({
       method: 'HEAD',
       url: putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn()),
@@ -381,6 +385,7 @@ async function isStored(
     {
       clock: ctx.clock,
       signal,
+      turn: (s) => ctx.workers.take(s),
       onFailedAttempt: (outcome) => {
         const status = 'response' in outcome ? outcome.response.status : 0;
         if (status === 401 || status === 403) ctx.grants.markStale();

@@ -345,6 +345,9 @@ describe('failures', () => {
     expect(http.sent('POST', urls.bulk).length).toBeGreaterThan(1);
     const puts = http.sent('PUT', ANY_OBJECT);
     expect(puts[0]!.outcome).toBe(403);
+    // Requests waiting for the worker were signed once they had it, after the renewal: only the
+    // first went out with the refused grants.
+    expect(puts.filter((r) => r.query.get('temp_url_sig') === 'sig-1')).toHaveLength(1);
     for (const name of ['000000', '000001', '000002']) {
       const stored = puts.filter((r) => r.path.endsWith(name) && r.outcome === 201);
       expect(

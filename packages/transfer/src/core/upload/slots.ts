@@ -1,5 +1,3 @@
-import type { HttpClient } from '../ports';
-
 interface Turn {
   weight: number;
   signal: AbortSignal | undefined;
@@ -71,18 +69,4 @@ export class Slots {
       this.admit();
     };
   }
-}
-
-/** `http` with at most `slots` requests on their way at once. */
-export function withSlots(http: HttpClient, slots: Slots): HttpClient {
-  return {
-    async request(request) {
-      const release = await slots.take(request.signal);
-      try {
-        return await http.request(request);
-      } finally {
-        release();
-      }
-    },
-  };
 }

@@ -9,7 +9,7 @@ import type { ApiTarget, CreatePackageFields, PackageApi } from './package-api';
 import type { SlabPart, UploadPlan } from './plan';
 import type { UploadTracker } from './progress';
 import type { UploadQueue } from './queue';
-import { Slots, withSlots } from './slots';
+import { Slots } from './slots';
 import type { AbortThresholds } from './abort-policy';
 
 /** The platform's parts: how to send requests, keep ledgers, hash files, tell time. */
@@ -114,7 +114,7 @@ export async function openUpload(
   let turn = Math.floor(parts.random() * 1024);
   return {
     http: ports.http,
-    storage: withSlots(ports.http, new Slots(parts.workers)),
+    workers: new Slots(parts.workers),
     clock: parts.clock,
     api,
     pkg,
