@@ -7,7 +7,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
+import { api, createRouteClient } from '@filerunner/protocol';
+import { keepingSessionCookie } from '@filerunner/transfer/node';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database';
 import { PASSWORD, tempDataParent } from '../apps/server/test/harness';
 import { hundredths, summary } from './figures';
@@ -21,22 +22,12 @@ export async function signIn(
   email: string,
   options: { apiKey?: boolean } = {},
 ): Promise<{ cookie: string; key?: string }> {
-  const headers = { 'content-type': 'application/json', [CLIENT_VERSION_HEADER]: 'bench' };
-  const login = await fetch(`${origin}/api/authenticate/`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (!login.ok) throw new Error(`login answered ${login.status}: ${await login.text()}`);
-  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  const http = keepingSessionCookie();
+  const client = createRouteClient({ http, baseUrl: `${origin}/api`, clientVersion: 'bench' });
+  await client.call(api.accounts.authenticate, { body: { email, password: PASSWORD } });
+  const cookie = http.cookie!;
   if (!options.apiKey) return { cookie };
-  const created = await fetch(`${origin}/api/api_keys/`, {
-    method: 'POST',
-    headers: { ...headers, cookie },
-    body: JSON.stringify({ name: 'bench' }),
-  });
-  if (!created.ok) throw new Error(`API key answered ${created.status}: ${await created.text()}`);
-  const { key } = (await created.json()) as { key: string };
+  const { key } = await client.call(api.apiKeys.create, { body: { name: 'bench' } });
   return { cookie, key };
 }
 

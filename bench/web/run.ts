@@ -37,6 +37,7 @@ import {
 } from '../../apps/server/test/harness';
 import { embeddedServer } from '../embedded-server';
 import { option } from '../options';
+import { signIn } from '../http-load';
 import { freePort, stopServer } from '../storage/processes';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -114,16 +115,6 @@ async function seed(dataDir: string) {
   } finally {
     await server.close();
   }
-}
-
-async function sessionCookie(origin: string, email: string): Promise<string> {
-  const response = await fetch(`${origin}/api/authenticate/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-client-version': 'bench' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (!response.ok) throw new Error(`login answered ${response.status}`);
-  return response.headers.getSetCookie()[0]!.split(';')[0]!;
 }
 
 interface Visit {
@@ -268,7 +259,7 @@ async function main(): Promise<void> {
     args: [`--remote-debugging-port=${debuggingPort}`],
   });
   try {
-    const cookie = await sessionCookie(origin, seeded.member);
+    const { cookie } = await signIn(origin, seeded.member);
     const pages: Array<[string, string, string | undefined]> = [
       ['login', '/login', undefined],
       ['external_package', seeded.externalPath, undefined],

@@ -6,9 +6,15 @@ import { FetchHttpClient } from './fetch-http-client';
  * An HttpClient that keeps the session cookie the server sets and sends it back, as a browser
  * does. For a Node caller that signs in with a password (tests, benches); the CLI uses an API key.
  */
-export function keepingSessionCookie(http: HttpClient = new FetchHttpClient()): HttpClient {
+export function keepingSessionCookie(
+  http: HttpClient = new FetchHttpClient(),
+): HttpClient & { readonly cookie: string | undefined } {
   let cookie: string | undefined;
   return {
+    /** The session cookie (`name=value`) once the server has set one: for tools that need it. */
+    get cookie() {
+      return cookie;
+    },
     async request(request) {
       const headers = cookie ? { ...request.headers, cookie } : request.headers;
       const answer = await http.request({ ...request, headers });
