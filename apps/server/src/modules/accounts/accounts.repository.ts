@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { UserRow, UserWithAvatarRow } from '../../db/rows';
 import { userTokens, users } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 
@@ -9,9 +10,6 @@ import { newToken, tokenHash } from '../../http/secrets';
  * needs the image, and `avatarType` tells whether there is one.
  */
 export const { avatar: _avatarBytes, ...userColumns } = getTableColumns(users);
-
-/** A user as the server works with it: every column but the avatar's bytes. */
-export type UserRow = Omit<typeof users.$inferSelect, 'avatar'>;
 
 export type TokenPurpose = 'activation' | 'reset';
 
@@ -27,7 +25,7 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
 export async function findUserByUid(
   db: Database,
   uid: string,
-): Promise<typeof users.$inferSelect | undefined> {
+): Promise<UserWithAvatarRow | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(uid)) return undefined;
   const [row] = await db.select().from(users).where(eq(users.uid, uid));
   return row;

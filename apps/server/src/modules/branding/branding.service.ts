@@ -12,11 +12,9 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
+import type { BrandingRow, ContractRow } from '../../db/rows';
 import { brandings } from '../../db/schema';
 import { ApiError } from '../../http/errors';
-import type { ContractRow } from '../contracts/contracts.policy';
-
-type BrandingRow = typeof brandings.$inferSelect;
 
 /** Default colours cycle through the palette so neighbouring contracts look different. */
 export const defaultColour = (contractId: number) =>

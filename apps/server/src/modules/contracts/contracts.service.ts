@@ -1,12 +1,11 @@
 import { slugify } from './slug';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import type { ContractRow } from '../../db/rows';
 import { contracts, memberships, users } from '../../db/schema';
 import { findUserByEmail } from '../accounts/accounts.repository';
 import { inviteUser } from '../accounts/accounts.service';
 import { joinContract } from '../memberships/member-view';
-
-export type ContractRow = typeof contracts.$inferSelect;
 
 /** A slug not yet taken, derived from the name. */
 async function freeSlug(ctx: AppContext, name: string): Promise<string> {

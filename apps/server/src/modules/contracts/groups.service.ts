@@ -5,11 +5,11 @@ import {
   type GroupMember,
   type GroupsResponse,
 } from '@filerunner/protocol';
+import type { ContractRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
 import { groupMembers, groups, memberships, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
-import type { ContractRow } from './contracts.policy';
 import { displayName } from '../accounts/display-name';
 import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
 

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { ContractSettings, contractSettingsRequest } from '@filerunner/protocol';
 import type { z } from 'zod';
+import type { ContractRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
 import { contracts, storageAppGroups } from '../../db/schema';
 import { ApiError } from '../../http/errors';
-import type { ContractRow } from './contracts.policy';
 
 type StorageGroupsInput = NonNullable<
   z.infer<typeof contractSettingsRequest>['storage_app_groups']

@@ -9,6 +9,7 @@ import {
   type permissionUpdateRequest,
 } from '@filerunner/protocol';
 import type { z } from 'zod';
+import type { ContractRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
 import { groupMembers, groups, memberships, users } from '../../db/schema';
@@ -24,7 +25,6 @@ import {
   memberLastName,
   otherContractCount,
 } from '../memberships/member-view';
-import type { ContractRow } from './contracts.policy';
 
 /**
  * The members of a contract (all, or only the given users) with permissions and groups, named

@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { limits, listCountCap, unseenCountCap } from '@filerunner/protocol';
+import type { RecipientRow, UserRow } from '../../db/rows';
 import { preparedOnce, type Database } from '../../db/client';
 import {
   contracts,
@@ -13,7 +14,7 @@ import {
 import { recipientDownload, type RecipientDownload } from '../downloads/downloads.repository';
 import { mayListSql, mayUseSql, recipientRowOf } from '../recipient-access/recipient-access.sql';
 import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
-import { type NamedRecipient, type RecipientRow, type UserRow } from './inbox.repository';
+import { type NamedRecipient } from './inbox.repository';
 import type { PackageView, ReceivedView } from './inbox.views';
 
 // The Inbox and Sent lists, each one prepared statement: the page, its count and (Inbox) the

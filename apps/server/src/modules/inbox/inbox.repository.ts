@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { MembershipRow } from '../../db/rows';
 import {
   contracts,
   memberships,
@@ -9,13 +10,9 @@ import {
   users,
 } from '../../db/schema';
 import type { RecipientAccess } from '../recipient-access/recipient-access.repository';
-import { userColumns, type UserRow } from '../accounts/accounts.repository';
+import { userColumns } from '../accounts/accounts.repository';
 import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
 import type { RecipientView } from './inbox.views';
-
-export type { PackageRow, RecipientRow } from '../downloads/downloads.repository';
-export type ContractRow = typeof contracts.$inferSelect;
-export type { UserRow };
 
 /** A package with what every view of it shows: its contract and sender. */
 export type PackageFacts = Omit<RecipientAccess, 'recipient'>;
@@ -40,7 +37,7 @@ function sentSelect(db: Database, senderId: number) {
     );
 }
 
-export type SentRow = PackageFacts & { membership: typeof memberships.$inferSelect | null };
+export type SentRow = PackageFacts & { membership: MembershipRow | null };
 
 const sentBy = (senderId: number) =>
   and(eq(packages.senderId, senderId), ne(packages.status, 'uploading'))!;

@@ -7,16 +7,11 @@ import {
   type SentPackage,
   type SentRecipient,
 } from '@filerunner/protocol';
+import type { ContractRow, PackageRow, RecipientRow } from '../../db/rows';
 import { displayName, type NamedPerson } from '../accounts/display-name';
 import { isExpired, needsPin } from '../recipient-access/recipient-access';
 import type { RecipientDownload } from '../downloads/downloads.repository';
-import type {
-  ContractRow,
-  NamedRecipient,
-  PackageRow,
-  ReceivedRow,
-  RecipientRow,
-} from './inbox.repository';
+import type { NamedRecipient, ReceivedRow } from './inbox.repository';
 
 /** What every view of a package reads of it, its contract and its sender. */
 export interface PackageView {

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Membership } from '@filerunner/protocol';
 import { preparedOnce, type Database } from '../../db/client';
+import type { ContractRow, MembershipRow } from '../../db/rows';
 import {
   contracts,
   groupMembers,
@@ -13,9 +14,6 @@ import {
 // Membership rows belong to both sides of a user's place in a contract: accounts reads them to
 // summarise a user, contracts to decide what a member may do. Both read them here, so neither of
 // those modules has to import the other.
-
-export type ContractRow = typeof contracts.$inferSelect;
-export type MembershipRow = typeof memberships.$inferSelect;
 
 /** A membership together with the contract it is in. */
 export interface ContractMembership {

@@ -8,6 +8,7 @@ import {
   type CreatePackageRequest,
   type RecipientUser,
 } from '@filerunner/protocol';
+import type { ContractRow, PackageRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/unique-violation';
@@ -25,7 +26,7 @@ import {
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { findUserByEmail } from '../accounts/accounts.repository';
-import { memberOf, type ContractRow } from '../contracts/contracts.policy';
+import { memberOf } from '../contracts/contracts.policy';
 import { joinContract, memberMobile } from '../memberships/member-view';
 import { recipientGroupsFor } from '../recipients/recipients.service';
 import { newPackageSlug, packageObjectPrefix } from './object-names';
@@ -271,7 +272,7 @@ async function insertPackage(
       pinMobilesMessage: sendMessages.pinMobiles,
     });
 
-    let inserted: typeof packages.$inferSelect | undefined;
+    let inserted: PackageRow | undefined;
     for (let attempt = 0; !inserted; attempt++) {
       const slug = newPackageSlug();
       [inserted] = await tx

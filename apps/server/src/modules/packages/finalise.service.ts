@@ -1,13 +1,12 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { sendMessages } from '@filerunner/protocol';
+import type { ContractRow, PackageRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import { queryRows } from '../../db/client';
 import { packageFiles, packageRecipients, packages, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import { notifyContractWatchers } from '../activity/package-notifications';
 import { announcePackageReceived } from '../../realtime/announce';
-import type { ContractRow } from '../contracts/contracts.policy';
-import type { PackageRow } from './packages.policy';
 import { keyAndMailRecipient } from './recipient-mail';
 import { userColumns } from '../accounts/accounts.repository';
 import { senderName as nameOfSender } from '../accounts/display-name';

@@ -8,6 +8,7 @@ import {
   type updateFilesRequest,
   type updateSlabFileRequest,
 } from '@filerunner/protocol';
+import type { PackageRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import { queryRows, type Database } from '../../db/client';
 import { packageFiles, packages } from '../../db/schema';
@@ -20,7 +21,6 @@ import {
   type StorageDriver,
 } from '../../storage';
 import { cleanObjectName } from './object-names';
-import type { PackageRow } from './packages.policy';
 
 /**
  * How long upload grants (the FormPosts and the PUT over the package's prefix) work. Storage
