@@ -12,7 +12,7 @@ import {
 import type { RecipientAccess } from '../recipient-access/recipient-access.repository';
 import { userColumns } from '../accounts/accounts.repository';
 import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
-import type { RecipientView } from './inbox.views';
+import type { SentRecipientView } from './inbox.columns';
 
 /** A package with what every view of it shows: its contract and sender. */
 export type PackageFacts = Omit<RecipientAccess, 'recipient'>;
@@ -54,13 +54,7 @@ export async function sentBySlug(
 }
 
 /** A recipient of a sent package, named as the package's contract knows them. */
-export interface NamedRecipient {
-  recipient: RecipientView;
-  email: string | null;
-  firstName: string;
-  lastName: string;
-  verified: boolean;
-}
+export type NamedRecipient = Omit<SentRecipientView, 'downloads'>;
 
 /** The recipients of these packages, in the order they were added. */
 export async function recipientsOf(
