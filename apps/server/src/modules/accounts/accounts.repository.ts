@@ -21,6 +21,15 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
   return row;
 }
 
+/** When the account was activated; null while it is not (or there is no such account). */
+export async function accountActivatedAt(db: Database, userId: number): Promise<Date | null> {
+  const [account] = await db
+    .select({ activatedAt: users.activatedAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  return account?.activatedAt ?? null;
+}
+
 /** A user with the avatar's bytes, for the avatar's route. */
 export async function findUserByUid(
   db: Database,
