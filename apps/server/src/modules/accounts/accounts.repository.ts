@@ -21,6 +21,20 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
   return row;
 }
 
+export async function findUserById(db: Database, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select(userColumns).from(users).where(eq(users.id, id));
+  return row;
+}
+
+/** A new account for an address someone sent to or added, with no name and no activation. */
+export async function insertAccount(
+  db: Database,
+  values: { email: string; mobile?: string | null },
+): Promise<Pick<UserRow, 'id'>> {
+  const [user] = await db.insert(users).values(values).returning({ id: users.id });
+  return user!;
+}
+
 /** When the account was activated; null while it is not (or there is no such account). */
 export async function accountActivatedAt(db: Database, userId: number): Promise<Date | null> {
   const [account] = await db

@@ -32,6 +32,14 @@ export async function isContractSlugTaken(db: Database, slug: string): Promise<b
   return taken !== undefined;
 }
 
+export async function contractSlugOf(db: Database, contractId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ slug: contracts.slug })
+    .from(contracts)
+    .where(eq(contracts.id, contractId));
+  return row?.slug ?? null;
+}
+
 export async function insertContract(
   db: Database,
   values: { name: string; slug: string },
@@ -86,6 +94,15 @@ export async function storageGroupsOf(db: Database, contractIds: number[]) {
     byContract.set(row.contractId, list);
   }
   return byContract;
+}
+
+/** The contract's storage location with this id, if it is the contract's. */
+export async function storageGroupOfContract(db: Database, contractId: number, groupId: number) {
+  const [group] = await db
+    .select()
+    .from(storageAppGroups)
+    .where(and(eq(storageAppGroups.id, groupId), eq(storageAppGroups.contractId, contractId)));
+  return group;
 }
 
 /** The ids of the contract's storage locations. */

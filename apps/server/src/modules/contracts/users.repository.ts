@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import type { MembershipRow, UserRow } from '../../db/rows';
+import type { MembershipRow } from '../../db/rows';
 import { groupMembers, groups, memberships, users } from '../../db/schema';
 import { memberColumns, memberFirstName, memberLastName } from '../memberships/member-view';
 
@@ -46,28 +46,6 @@ export async function groupsOfContractAmong(
     .from(groups)
     .where(and(eq(groups.contractId, contractId), inArray(groups.id, groupIds)));
   return rows.map((row) => row.id);
-}
-
-/** The user's membership of the contract, if any. */
-export async function membershipOf(
-  db: Database,
-  contractId: number,
-  userId: number,
-): Promise<MembershipRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.contractId, contractId), eq(memberships.userId, userId)));
-  return row;
-}
-
-/** An account for a partner's address, with no name and no activation. */
-export async function insertPartnerAccount(
-  db: Database,
-  values: { email: string; mobile: string | null },
-): Promise<Pick<UserRow, 'id'>> {
-  const [user] = await db.insert(users).values(values).returning({ id: users.id });
-  return user!;
 }
 
 /** Puts the user in these groups (already checked to be the contract's). */

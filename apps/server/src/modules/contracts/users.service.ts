@@ -13,18 +13,22 @@ import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
 import { ApiError } from '../../http/errors';
 import { addedAsPartnerMail, addedToContractMail } from '../../notify/account-mails';
-import { accountActivatedAt, findUserByEmail, updateUser } from '../accounts/accounts.repository';
+import {
+  accountActivatedAt,
+  findUserByEmail,
+  insertAccount,
+  updateUser,
+} from '../accounts/accounts.repository';
+import { membershipOf } from '../memberships/memberships.repository';
 import { inviteUser } from '../accounts/accounts.service';
 import { displayName } from '../accounts/display-name';
 import { joinContract, otherContractCount } from '../memberships/member-view';
 import {
   groupsOfContractAmong,
-  insertPartnerAccount,
   joinGroups,
   leaveContract,
   memberGroupsOf,
   membersOf,
-  membershipOf,
   nameMember,
   setMemberPermissions,
 } from './users.repository';
@@ -159,7 +163,7 @@ export async function addExternalUsers(
             : addedAsPartnerMail(existing, contract.name),
         );
       }
-      const user = existing ?? (await insertPartnerAccount(tx, entry));
+      const user = existing ?? (await insertAccount(tx, entry));
       await joinContract(tx, {
         contractId: contract.id,
         userId: user.id,
