@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import type { MembershipRow } from '../../db/rows';
+import type { MembershipRow, RecipientRow } from '../../db/rows';
 import {
   contracts,
   memberships,
@@ -145,3 +145,69 @@ export async function extendExpiry(
 /** The where-clause of a recipient of a package by user id. */
 export const recipientOfUser = (packageId: number, userId: number): SQL =>
   and(eq(packageRecipients.packageId, packageId), eq(packageRecipients.userId, userId))!;
+
+/** The package's recipient row of this user (removed or not), if any. */
+export async function recipientRowOfUser(db: Database, packageId: number, userId: number) {
+  const [row] = await db
+    .select()
+    .from(packageRecipients)
+    .where(recipientOfUser(packageId, userId))
+    .limit(1);
+  return row;
+}
+
+/** What adding a recipient (again) writes on their row. */
+type RecipientAdded = Pick<RecipientRow, 'email' | 'mobile' | 'pinRequired'>;
+
+/** Adds the user as a recipient of the package, or gives a removed one access again. */
+export async function saveAddedRecipient(
+  db: Database,
+  packageId: number,
+  userId: number,
+  existing: Pick<RecipientRow, 'id'> | undefined,
+  added: RecipientAdded,
+): Promise<RecipientRow> {
+  const values = { ...added, removed: false, pinVerifiedAt: null };
+  const [saved] = existing
+    ? await db
+        .update(packageRecipients)
+        .set(values)
+        .where(eq(packageRecipients.id, existing.id))
+        .returning()
+    : await db
+        .insert(packageRecipients)
+        .values({ ...values, packageId, userId })
+        .returning();
+  return saved!;
+}
+
+/** From now on every recipient of the package proves a PIN. */
+export async function requirePinVerify(db: Database, packageId: number): Promise<void> {
+  await db.update(packages).set({ pinVerify: true }).where(eq(packages.id, packageId));
+}
+
+/** Marks the user's recipient rows of the package removed; false when they had none. */
+export async function markRecipientRemoved(
+  db: Database,
+  packageId: number,
+  userId: number,
+): Promise<boolean> {
+  const changed = await db
+    .update(packageRecipients)
+    .set({ removed: true })
+    .where(recipientOfUser(packageId, userId))
+    .returning({ id: packageRecipients.id });
+  return changed.length > 0;
+}
+
+/** The mobile a recipient's PINs go to, unless the recipient has been removed meanwhile. */
+export async function setRecipientMobile(
+  db: Database,
+  recipientId: number,
+  mobile: string,
+): Promise<void> {
+  await db
+    .update(packageRecipients)
+    .set({ mobile })
+    .where(and(eq(packageRecipients.id, recipientId), eq(packageRecipients.removed, false)));
+}
