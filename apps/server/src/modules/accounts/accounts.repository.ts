@@ -26,12 +26,12 @@ export async function findUserById(db: Database, id: number): Promise<UserRow | 
   return row;
 }
 
-/** A new account for an address someone sent to or added, with no name and no activation. */
+/** A new account, not activated: for an address someone invited, sent to or added. */
 export async function insertAccount(
   db: Database,
-  values: { email: string; mobile?: string | null },
-): Promise<Pick<UserRow, 'id'>> {
-  const [user] = await db.insert(users).values(values).returning({ id: users.id });
+  values: Pick<typeof users.$inferInsert, 'email' | 'mobile' | 'firstName' | 'lastName'>,
+): Promise<UserRow> {
+  const [user] = await db.insert(users).values(values).returning(userColumns);
   return user!;
 }
 
