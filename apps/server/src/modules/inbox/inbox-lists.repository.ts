@@ -12,7 +12,7 @@ import {
   type ReceivedView,
   type SentView,
 } from './inbox.columns';
-import { described } from './list-columns';
+import { described, type JsonRow } from './list-columns';
 
 // The Inbox and Sent lists, each one prepared statement: the page, its count and (Inbox) the
 // badge's unseen counts come in one round trip, with only the columns the answer shows.
@@ -107,9 +107,6 @@ const pageJson = (
     join ${packages} p on p.id = page.id
     join ${contracts} c on c.id = p.contract_id
     ${page.join})`;
-
-/** A row of a list's JSON, read back by its columns' `read`. */
-type JsonRow = Record<string, unknown>;
 
 const received = described(receivedColumns);
 

@@ -10,7 +10,7 @@ import { sql, type Column, type GetColumnData, type SQL } from 'drizzle-orm';
 // built it before the description existed; nesting is only in the value read back.
 
 /** A row of a list's JSON: each leaf column's value under its dotted path. */
-type JsonRow = Record<string, unknown>;
+export type JsonRow = Record<string, unknown>;
 
 /** One part of a shape placed at `key`: its JSON fields and how its value is read back. */
 interface Placed<T> {
