@@ -136,7 +136,6 @@ export const sentColumns = {
 /** What every view of a package reads: its columns, and its sender (none once deleted). */
 export type PackageView = ShapeValue<typeof packageColumns> & { sender: NamedPerson | null };
 export type ReceivedView = ShapeValue<typeof receivedColumns>;
-export type RecipientView = ShapeValue<typeof recipientColumns>;
 export type SentRecipientView = ShapeValue<typeof sentRecipientColumns>;
 /** What the sender's views read of a package: its columns and recipients, and its sender. */
 export type SentView = ShapeValue<typeof sentColumns> & { sender: NamedPerson | null };
