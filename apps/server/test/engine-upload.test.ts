@@ -24,7 +24,7 @@ import {
   type UploadRecord,
 } from '@filerunner/transfer/node';
 import { swiftEnvironment, swiftServerSettings } from '../src/storage/swift/swift-test-environment';
-import { insertGroup } from '../src/modules/contracts/groups.service';
+import { insertGroup } from '../src/modules/contracts/groups.repository';
 import {
   countingHttpClient,
   fastClock,

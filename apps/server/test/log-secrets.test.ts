@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_KEY_SCHEME } from '@filerunner/protocol';
 import { contracts, defaultContractSettings, users } from '../src/db/schema';
-import { insertGroup } from '../src/modules/contracts/groups.service';
+import { insertGroup } from '../src/modules/contracts/groups.repository';
 import {
   BASE_HEADERS,
   contractFixture,

@@ -4,7 +4,7 @@ import { allRoutes, api, messages, methodOf, pathOf, type ApiRoute } from '@file
 import { and, eq } from 'drizzle-orm';
 import { memberships } from '../src/db/schema';
 import { addMember } from '../src/modules/contracts/contracts.service';
-import { insertGroup } from '../src/modules/contracts/groups.service';
+import { insertGroup } from '../src/modules/contracts/groups.repository';
 import { BASE_HEADERS, contractFixture, login, startTestServer, type TestServer } from './harness';
 import { fuzzRequest, multipart, urlOf, type Fixture, type FuzzRequest } from './route-fuzz';
 

@@ -7,7 +7,7 @@ import { SESSION_ENDED_CLOSE } from '@filerunner/protocol';
 import { contractFixture, login, startTestServer, type TestServer } from '../../test/harness';
 import { fileBytes, TestUploader } from '../../test/uploader';
 import { sessions } from '../db/schema';
-import { insertGroup } from '../modules/contracts/groups.service';
+import { insertGroup } from '../modules/contracts/groups.repository';
 import { installErrorHandler } from '../http/error-handler';
 import { RealtimeHub } from './hub';
 import { realtimeRoutes } from './realtime.routes';

@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { contracts, users } from '../db/schema';
 import { hashPassword } from '../modules/accounts/passwords';
 import { addMember } from '../modules/contracts/contracts.service';
-import { insertGroup } from '../modules/contracts/groups.service';
+import { insertGroup } from '../modules/contracts/groups.repository';
 
 export const DEMO_USERS = [
   {

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { UserRow, UserWithAvatarRow } from '../../db/rows';
 import { userTokens, users } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 
@@ -9,9 +10,6 @@ import { newToken, tokenHash } from '../../http/secrets';
  * needs the image, and `avatarType` tells whether there is one.
  */
 export const { avatar: _avatarBytes, ...userColumns } = getTableColumns(users);
-
-/** A user as the server works with it: every column but the avatar's bytes. */
-export type UserRow = Omit<typeof users.$inferSelect, 'avatar'>;
 
 export type TokenPurpose = 'activation' | 'reset';
 
@@ -23,11 +21,34 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
   return row;
 }
 
+export async function findUserById(db: Database, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select(userColumns).from(users).where(eq(users.id, id));
+  return row;
+}
+
+/** A new account, not activated: for an address someone invited, sent to or added. */
+export async function insertAccount(
+  db: Database,
+  values: Pick<typeof users.$inferInsert, 'email' | 'mobile' | 'firstName' | 'lastName'>,
+): Promise<UserRow> {
+  const [user] = await db.insert(users).values(values).returning(userColumns);
+  return user!;
+}
+
+/** When the account was activated; null while it is not (or there is no such account). */
+export async function accountActivatedAt(db: Database, userId: number): Promise<Date | null> {
+  const [account] = await db
+    .select({ activatedAt: users.activatedAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  return account?.activatedAt ?? null;
+}
+
 /** A user with the avatar's bytes, for the avatar's route. */
 export async function findUserByUid(
   db: Database,
   uid: string,
-): Promise<typeof users.$inferSelect | undefined> {
+): Promise<UserWithAvatarRow | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(uid)) return undefined;
   const [row] = await db.select().from(users).where(eq(users.uid, uid));
   return row;

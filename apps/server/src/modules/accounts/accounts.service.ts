@@ -1,6 +1,5 @@
 import { messages, normalizeMobile, type FieldErrors, type User } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
-import { users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import { activationMail, passwordChangedMail, resetMail } from '../../notify/account-mails';
 import { markMembershipsActive } from '../memberships/member-view';
@@ -8,6 +7,7 @@ import type { CallerMembership } from '../memberships/memberships.repository';
 import {
   consumeToken,
   findUserByEmail,
+  insertAccount,
   issueToken,
   updateUser,
   userOfToken,
@@ -112,27 +112,23 @@ export async function inviteUser(
 ): Promise<UserRow> {
   const { config } = ctx;
   return ctx.db.transaction(async (tx) => {
-    let user = await findUserByEmail(tx, invite.email);
-    if (!user) {
-      [user] = await tx
-        .insert(users)
-        .values({
-          email: invite.email.trim().toLowerCase(),
-          firstName: invite.firstName ?? '',
-          lastName: invite.lastName ?? '',
-          mobile: invite.mobile ?? null,
-        })
-        .returning();
-    }
-    if (!user!.activatedAt) {
-      const token = await issueToken(tx, user!.id, 'activation', config.tokenTtlHours);
-      const link = `${config.publicUrl}/activate/${user!.uid}/${token}`;
+    const user =
+      (await findUserByEmail(tx, invite.email)) ??
+      (await insertAccount(tx, {
+        email: invite.email.trim().toLowerCase(),
+        firstName: invite.firstName ?? '',
+        lastName: invite.lastName ?? '',
+        mobile: invite.mobile ?? null,
+      }));
+    if (!user.activatedAt) {
+      const token = await issueToken(tx, user.id, 'activation', config.tokenTtlHours);
+      const link = `${config.publicUrl}/activate/${user.uid}/${token}`;
       await ctx.mailbox.queue(
         tx,
         activationMail(user!, link, invite.contractName, config.tokenTtlHours),
       );
     }
-    return user!;
+    return user;
   });
 }
 

@@ -1,10 +1,11 @@
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { UserRow } from '../../db/rows';
 import type { Database } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { announceSessionsEnded } from '../../realtime/announce';
 import { callerMembershipsOf, type CallerMembership } from '../memberships/memberships.repository';
-import { userColumns, type UserRow } from './accounts.repository';
+import { userColumns } from './accounts.repository';
 
 export type { CallerMembership, UserRow };
 

@@ -1,11 +1,12 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { limits, type ActivityPackage, type ActivityPage } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
-import { contracts, memberships, packageRecipients, packages, users } from '../../db/schema';
+import type { ContractRow } from '../../db/rows';
+import { memberships, packageRecipients, packages, users } from '../../db/schema';
 import { displayName } from '../accounts/display-name';
 import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
 
-type ContractRef = Pick<typeof contracts.$inferSelect, 'id' | 'slug' | 'name'>;
+type ContractRef = Pick<ContractRow, 'id' | 'slug' | 'name'>;
 
 // Senders and recipients are named as the package's contract knows them; a former member, whose
 // membership is gone, by the address alone.

@@ -1,6 +1,6 @@
+import type { ContractRow } from '../../db/rows';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import type { ContractRow } from '../contracts/contracts.policy';
 import { enqueueMail } from '../../jobs/outbox-sender';
 
 export type PackageEvent = 'sent' | 'downloaded' | 'expiring';

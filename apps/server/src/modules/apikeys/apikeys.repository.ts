@@ -1,12 +1,11 @@
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { ApiKey } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
+import type { ApiKeyRow, UserRow } from '../../db/rows';
 import { apiKeys, users } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
-import { userColumns, type UserRow } from '../accounts/accounts.repository';
+import { userColumns } from '../accounts/accounts.repository';
 import { callerMembershipsOf, type CallerMembership } from '../memberships/memberships.repository';
-
-type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 /** How often a key's last use is written at most. */
 const LAST_USED_EVERY_MS = 60_000;

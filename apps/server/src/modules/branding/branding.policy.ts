@@ -1,8 +1,9 @@
 import { adminMessages } from '@filerunner/protocol';
+import type { ContractRow } from '../../db/rows';
 import type { Database } from '../../db/client';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
-import { adminOf, type ContractAccess, type ContractRow } from '../contracts/contracts.policy';
+import { adminOf, type ContractAccess } from '../contracts/contracts.policy';
 
 /**
  * Custom branding is editable while the operator has enabled it for the contract. The switch is

@@ -1,4 +1,3 @@
-import { eq, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
 import {
   adminMessages,
@@ -12,11 +11,9 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
-import { brandings } from '../../db/schema';
+import type { BrandingRow, ContractRow } from '../../db/rows';
 import { ApiError } from '../../http/errors';
-import type { ContractRow } from '../contracts/contracts.policy';
-
-type BrandingRow = typeof brandings.$inferSelect;
+import { brandingOfContract, brandingsOfContracts, saveBranding } from './branding.repository';
 
 /** Default colours cycle through the palette so neighbouring contracts look different. */
 export const defaultColour = (contractId: number) =>
@@ -42,15 +39,10 @@ export async function brandingsOf(
 ): Promise<Branding[]> {
   const shown = contractList.filter((c) => c.branding_enabled);
   if (shown.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(brandings)
-    .where(
-      inArray(
-        brandings.contractId,
-        shown.map((c) => c.id),
-      ),
-    );
+  const rows = await brandingsOfContracts(
+    db,
+    shown.map((c) => c.id),
+  );
   return rows.map((row) =>
     present(
       row,
@@ -62,7 +54,7 @@ export async function brandingsOf(
 /** The contract's saved branding; null when there is none or custom branding is disabled. */
 export async function brandingOf(db: Database, contract: ContractRow): Promise<Branding | null> {
   if (!contract.brandingEnabled) return null;
-  const [row] = await db.select().from(brandings).where(eq(brandings.contractId, contract.id));
+  const row = await brandingOfContract(db, contract.id);
   return row ? present(row, contract) : null;
 }
 
@@ -91,10 +83,7 @@ export async function updateBranding(
   contract: ContractRow,
   input: z.infer<typeof brandingRequest>,
 ): Promise<Branding> {
-  const [current] = await ctx.db
-    .select()
-    .from(brandings)
-    .where(eq(brandings.contractId, contract.id));
+  const current = await brandingOfContract(ctx.db, contract.id);
   const name = input.name ?? current?.name ?? contract.name.slice(0, limits.brandingNameMax);
   const next = {
     contractId: contract.id,
@@ -109,10 +98,5 @@ export async function updateBranding(
           : await logoJpeg(input.logo),
     updatedAt: new Date(),
   };
-  const [row] = await ctx.db
-    .insert(brandings)
-    .values(next)
-    .onConflictDoUpdate({ target: brandings.contractId, set: next })
-    .returning();
-  return present(row!, contract);
+  return present(await saveBranding(ctx.db, next), contract);
 }

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import type { ContractRow } from '../../db/rows';
 import type { Database } from '../../db/client';
 import { requireUser } from '../../http/auth';
-import { adminOf, memberOf, type ContractRow } from './contracts.policy';
+import { adminOf, memberOf } from './contracts.policy';
 
 /** A contract named in a call's path, as `{slug}` or `{contract}`. */
 type ContractPath = { slug: string } | { contract: string };

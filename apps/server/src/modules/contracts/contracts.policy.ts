@@ -1,14 +1,8 @@
 import type { Database } from '../../db/client';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
-import {
-  membershipBySlug,
-  type ContractMembership,
-  type ContractRow,
-  type MembershipRow,
-} from '../memberships/memberships.repository';
-
-export type { ContractRow, MembershipRow };
+import type { ContractRow, MembershipRow } from '../../db/rows';
+import { membershipBySlug, type ContractMembership } from '../memberships/memberships.repository';
 
 /** The caller's membership of a contract they may use, with the contract. */
 export type ContractAccess = ContractMembership;

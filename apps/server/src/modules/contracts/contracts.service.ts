@@ -1,23 +1,22 @@
 import { slugify } from './slug';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { contracts, memberships, users } from '../../db/schema';
-import { findUserByEmail } from '../accounts/accounts.repository';
+import type { ContractRow } from '../../db/rows';
+import { accountActivatedAt, findUserByEmail } from '../accounts/accounts.repository';
 import { inviteUser } from '../accounts/accounts.service';
 import { joinContract } from '../memberships/member-view';
-
-export type ContractRow = typeof contracts.$inferSelect;
+import {
+  insertContract,
+  insertMembershipOnce,
+  isContractSlugTaken,
+  updateContractBySlug,
+} from './contracts.repository';
 
 /** A slug not yet taken, derived from the name. */
 async function freeSlug(ctx: AppContext, name: string): Promise<string> {
   const base = slugify(name) || 'contract';
   for (let n = 1; ; n++) {
     const slug = n === 1 ? base : `${base}-${n}`;
-    const [taken] = await ctx.db
-      .select({ id: contracts.id })
-      .from(contracts)
-      .where(eq(contracts.slug, slug));
-    if (!taken) return slug;
+    if (!(await isContractSlugTaken(ctx.db, slug))) return slug;
   }
 }
 
@@ -30,7 +29,7 @@ export async function createContract(
   input: { name: string; adminEmail: string; adminFirstName?: string; adminLastName?: string },
 ): Promise<ContractRow> {
   const slug = await freeSlug(ctx, input.name);
-  const [contract] = await ctx.db.insert(contracts).values({ name: input.name, slug }).returning();
+  const contract = await insertContract(ctx.db, { name: input.name, slug });
   const existing = await findUserByEmail(ctx.db, input.adminEmail);
   const admin = await inviteUser(ctx, {
     email: input.adminEmail,
@@ -39,14 +38,14 @@ export async function createContract(
     contractName: input.name,
   });
   await joinContract(ctx.db, {
-    contractId: contract!.id,
+    contractId: contract.id,
     userId: admin.id,
     newAccount: !existing,
     admin: true,
     send: true,
     masterGroup: true,
   });
-  return contract!;
+  return contract;
 }
 
 /**
@@ -59,20 +58,13 @@ export async function addMember(
   userId: number,
   permissions: { admin?: boolean; send?: boolean; masterGroup?: boolean },
 ): Promise<void> {
-  const [account] = await ctx.db
-    .select({ activatedAt: users.activatedAt })
-    .from(users)
-    .where(eq(users.id, userId));
-  await ctx.db
-    .insert(memberships)
-    .values({
-      contractId,
-      userId,
-      ...permissions,
-      seesProfile: true,
-      activeSince: account?.activatedAt ?? null,
-    })
-    .onConflictDoNothing();
+  await insertMembershipOnce(ctx.db, {
+    contractId,
+    userId,
+    ...permissions,
+    seesProfile: true,
+    activeSince: await accountActivatedAt(ctx.db, userId),
+  });
 }
 
 /** An operator's switch on a contract; false when no contract has the slug. */
@@ -81,12 +73,7 @@ async function setContractSwitch(
   slug: string,
   change: Partial<Pick<ContractRow, 'enabled' | 'brandingEnabled'>>,
 ): Promise<boolean> {
-  const rows = await ctx.db
-    .update(contracts)
-    .set(change)
-    .where(eq(contracts.slug, slug))
-    .returning({ id: contracts.id });
-  return rows.length > 0;
+  return updateContractBySlug(ctx.db, slug, change);
 }
 
 /** Disabled, a contract is gone for its members (404) until enabled again. */

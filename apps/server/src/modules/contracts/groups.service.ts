@@ -1,4 +1,3 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   adminMessages,
   type Group,
@@ -7,25 +6,32 @@ import {
 } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
-import { groupMembers, groups, memberships, users } from '../../db/schema';
+import type { ContractRow } from '../../db/rows';
 import { ApiError } from '../../http/errors';
-import type { ContractRow } from './contracts.policy';
-import { displayName } from '../accounts/display-name';
-import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
+import { displayName, type NamedPerson } from '../accounts/display-name';
+import {
+  addToGroup,
+  deleteGroup,
+  groupMembersOf,
+  groupOfContract,
+  groupsOf,
+  insertGroup,
+  masterGroupMembersOf,
+  membersAmong,
+  removeFromGroup,
+  renameGroup,
+  replaceGroupMembers,
+  setMasterGroup,
+} from './groups.repository';
 
-type MemberRow = { id: number; firstName: string; lastName: string; email: string };
-const toMember = (u: MemberRow): GroupMember => ({
+// The CLI's tests make their groups through here.
+export { insertGroup };
+
+const toMember = (u: NamedPerson & { id: number }): GroupMember => ({
   id: u.id,
   name: displayName(u),
   email: u.email,
 });
-// Members are named as this contract knows them.
-const memberColumns = {
-  id: users.id,
-  firstName: memberFirstName,
-  lastName: memberLastName,
-  email: users.email,
-};
 
 /** The contract's groups with their members (all, or only one group). */
 async function groupsWithMembers(
@@ -33,22 +39,8 @@ async function groupsWithMembers(
   contractId: number,
   onlyGroupId?: number,
 ): Promise<Group[]> {
-  const scope = onlyGroupId
-    ? and(eq(groups.contractId, contractId), eq(groups.id, onlyGroupId))
-    : eq(groups.contractId, contractId);
-  const groupRows = await db
-    .select()
-    .from(groups)
-    .where(scope)
-    .orderBy(asc(groups.name), asc(groups.id));
-  const memberRows = await db
-    .select({ groupId: groupMembers.groupId, ...memberColumns })
-    .from(groupMembers)
-    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
-    .innerJoin(users, eq(users.id, groupMembers.userId))
-    .leftJoin(memberships, membershipIn(groups.contractId))
-    .where(scope)
-    .orderBy(asc(memberFirstName), asc(users.email));
+  const groupRows = await groupsOf(db, contractId, onlyGroupId);
+  const memberRows = await groupMembersOf(db, contractId, onlyGroupId);
   return groupRows.map((g) => ({
     id: g.id,
     name: g.name,
@@ -61,13 +53,7 @@ async function masterGroup(
   db: Database,
   contractId: number,
 ): Promise<GroupsResponse['master_group']> {
-  const rows = await db
-    .select(memberColumns)
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.contractId, contractId), eq(memberships.masterGroup, true)))
-    .orderBy(asc(memberFirstName), asc(users.email));
-  return { members: rows.map(toMember) };
+  return { members: (await masterGroupMembersOf(db, contractId)).map(toMember) };
 }
 
 export async function listGroups(db: Database, contractId: number): Promise<GroupsResponse> {
@@ -83,43 +69,16 @@ async function presentGroup(db: Database, contractId: number, groupId: number): 
   return group!;
 }
 
-/** Creates a group with its members (already checked to belong to the contract); returns its id. */
-export async function insertGroup(
-  db: Database,
-  contractId: number,
-  input: { name: string; description?: string; members?: number[] | undefined },
-): Promise<number> {
-  return db.transaction(async (tx) => {
-    const [group] = await tx
-      .insert(groups)
-      .values({ contractId, name: input.name, description: input.description ?? '' })
-      .returning({ id: groups.id });
-    const members = [...new Set(input.members ?? [])];
-    if (members.length) {
-      await tx
-        .insert(groupMembers)
-        .values(members.map((userId) => ({ groupId: group!.id, userId })));
-    }
-    return group!.id;
-  });
-}
-
 /** Only members of this contract may be put in its groups. */
 async function assertMembers(db: Database, contractId: number, userIds: number[]) {
   if (userIds.length === 0) return;
-  const found = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.contractId, contractId), inArray(memberships.userId, userIds)));
+  const found = await membersAmong(db, contractId, userIds);
   if (found.length !== new Set(userIds).size)
     throw ApiError.fields({ members: [adminMessages.notAMember] });
 }
 
 async function groupOf(db: Database, contractId: number, groupId: number) {
-  const [group] = await db
-    .select()
-    .from(groups)
-    .where(and(eq(groups.id, groupId), eq(groups.contractId, contractId)));
+  const group = await groupOfContract(db, contractId, groupId);
   if (!group) throw ApiError.notFound();
   return group;
 }
@@ -143,17 +102,9 @@ export async function editGroup(
   await groupOf(ctx.db, contract.id, groupId);
   await assertMembers(ctx.db, contract.id, input.members ?? []);
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(groups)
-      .set({ name: input.name, description: input.description })
-      .where(eq(groups.id, groupId));
+    await renameGroup(tx, groupId, input);
     // A members list, when given, is the group's whole membership.
-    if (input.members) {
-      await tx.delete(groupMembers).where(eq(groupMembers.groupId, groupId));
-      const members = [...new Set(input.members)];
-      if (members.length)
-        await tx.insert(groupMembers).values(members.map((userId) => ({ groupId, userId })));
-    }
+    if (input.members) await replaceGroupMembers(tx, groupId, input.members);
   });
   return presentGroup(ctx.db, contract.id, groupId);
 }
@@ -164,7 +115,7 @@ export async function removeGroup(
   groupId: number,
 ): Promise<void> {
   await groupOf(ctx.db, contract.id, groupId);
-  await ctx.db.delete(groups).where(eq(groups.id, groupId));
+  await deleteGroup(ctx.db, groupId);
 }
 
 export async function addGroupMembers(
@@ -175,13 +126,7 @@ export async function addGroupMembers(
 ) {
   await groupOf(ctx.db, contract.id, groupId);
   await assertMembers(ctx.db, contract.id, userIds);
-  const unique = [...new Set(userIds)];
-  if (unique.length) {
-    await ctx.db
-      .insert(groupMembers)
-      .values(unique.map((userId) => ({ groupId, userId })))
-      .onConflictDoNothing();
-  }
+  await addToGroup(ctx.db, groupId, userIds);
   return presentGroup(ctx.db, contract.id, groupId);
 }
 
@@ -192,11 +137,7 @@ export async function removeGroupMembers(
   userIds: number[],
 ) {
   await groupOf(ctx.db, contract.id, groupId);
-  if (userIds.length) {
-    await ctx.db
-      .delete(groupMembers)
-      .where(and(eq(groupMembers.groupId, groupId), inArray(groupMembers.userId, userIds)));
-  }
+  await removeFromGroup(ctx.db, groupId, userIds);
   return presentGroup(ctx.db, contract.id, groupId);
 }
 
@@ -208,11 +149,6 @@ export async function setMasterMembers(
   master: boolean,
 ) {
   await assertMembers(ctx.db, contract.id, userIds);
-  if (userIds.length) {
-    await ctx.db
-      .update(memberships)
-      .set({ masterGroup: master })
-      .where(and(eq(memberships.contractId, contract.id), inArray(memberships.userId, userIds)));
-  }
+  await setMasterGroup(ctx.db, contract.id, userIds, master);
   return masterGroup(ctx.db, contract.id);
 }

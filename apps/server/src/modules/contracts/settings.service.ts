@@ -1,33 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { ContractSettings, contractSettingsRequest } from '@filerunner/protocol';
 import type { z } from 'zod';
+import type { ContractRow } from '../../db/rows';
 import type { AppContext } from '../../context';
-import type { Database } from '../../db/client';
-import { contracts, storageAppGroups } from '../../db/schema';
 import { ApiError } from '../../http/errors';
-import type { ContractRow } from './contracts.policy';
+import {
+  deleteStorageGroupsExcept,
+  insertStorageGroups,
+  renameStorageGroup,
+  saveContractSettings,
+  storageGroupIdsOf,
+  storageGroupsOf,
+} from './contracts.repository';
 
 type StorageGroupsInput = NonNullable<
   z.infer<typeof contractSettingsRequest>['storage_app_groups']
 >;
-
-/** The storage locations of each of the given contracts, by contract id. */
-export async function storageGroupsOf(db: Database, contractIds: number[]) {
-  if (contractIds.length === 0) return new Map<number, { id: number; name: string }[]>();
-  const rows = await db
-    .select()
-    .from(storageAppGroups)
-    .where(inArray(storageAppGroups.contractId, contractIds))
-    .orderBy(asc(storageAppGroups.name), asc(storageAppGroups.id));
-  const byContract = new Map<number, { id: number; name: string }[]>();
-  for (const row of rows) {
-    const list = byContract.get(row.contractId) ?? [];
-    list.push({ id: row.id, name: row.name });
-    byContract.set(row.contractId, list);
-  }
-  return byContract;
-}
 
 /**
  * Makes the contract's storage locations the given list: ids rename, new names get a container
@@ -39,11 +27,7 @@ async function replaceStorageGroups(
   contract: ContractRow,
   wanted: StorageGroupsInput,
 ) {
-  const existing = await ctx.db
-    .select()
-    .from(storageAppGroups)
-    .where(eq(storageAppGroups.contractId, contract.id));
-  const known = new Set(existing.map((g) => g.id));
+  const known = new Set(await storageGroupIdsOf(ctx.db, contract.id));
   if (wanted.some((g) => g.id !== undefined && !known.has(g.id))) {
     throw ApiError.fields({
       storage_app_groups: ['That storage location does not exist in this contract.'],
@@ -57,26 +41,11 @@ async function replaceStorageGroups(
   }
   await ctx.db.transaction(async (tx) => {
     const keep = wanted.flatMap((g) => (g.id === undefined ? [] : [g.id]));
-    await tx
-      .delete(storageAppGroups)
-      .where(
-        keep.length
-          ? and(eq(storageAppGroups.contractId, contract.id), notInArray(storageAppGroups.id, keep))
-          : eq(storageAppGroups.contractId, contract.id),
-      );
+    await deleteStorageGroupsExcept(tx, contract.id, keep);
     for (const group of wanted) {
-      if (group.id !== undefined) {
-        await tx
-          .update(storageAppGroups)
-          .set({ name: group.name })
-          .where(eq(storageAppGroups.id, group.id));
-      }
+      if (group.id !== undefined) await renameStorageGroup(tx, group.id, group.name);
     }
-    if (created.length) {
-      await tx
-        .insert(storageAppGroups)
-        .values(created.map((c) => ({ ...c, contractId: contract.id })));
-    }
+    await insertStorageGroups(tx, contract.id, created);
   });
 }
 
@@ -93,7 +62,7 @@ export async function updateContractSettings(
   if (groups) await replaceStorageGroups(ctx, contract, groups);
   const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
   const settings: ContractSettings = { ...contract.settings, ...defined };
-  await ctx.db.update(contracts).set({ settings }).where(eq(contracts.id, contract.id));
+  await saveContractSettings(ctx.db, contract.id, settings);
   return {
     settings,
     storage_app_groups: (await storageGroupsOf(ctx.db, [contract.id])).get(contract.id) ?? [],

@@ -1,4 +1,3 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   adminMessages,
   messages,
@@ -9,22 +8,30 @@ import {
   type permissionUpdateRequest,
 } from '@filerunner/protocol';
 import type { z } from 'zod';
+import type { ContractRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
-import { groupMembers, groups, memberships, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import { addedAsPartnerMail, addedToContractMail } from '../../notify/account-mails';
-import { findUserByEmail, updateUser } from '../accounts/accounts.repository';
+import {
+  accountActivatedAt,
+  findUserByEmail,
+  insertAccount,
+  updateUser,
+} from '../accounts/accounts.repository';
+import { membershipOf } from '../memberships/memberships.repository';
 import { inviteUser } from '../accounts/accounts.service';
 import { displayName } from '../accounts/display-name';
+import { joinContract, otherContractCount } from '../memberships/member-view';
 import {
-  joinContract,
-  memberColumns,
-  memberFirstName,
-  memberLastName,
-  otherContractCount,
-} from '../memberships/member-view';
-import type { ContractRow } from './contracts.policy';
+  groupsOfContractAmong,
+  joinGroups,
+  leaveContract,
+  memberGroupsOf,
+  membersOf,
+  nameMember,
+  setMemberPermissions,
+} from './users.repository';
 
 /**
  * The members of a contract (all, or only the given users) with permissions and groups, named
@@ -35,25 +42,8 @@ export async function listContractUsers(
   contractId: number,
   onlyUserIds?: number[],
 ): Promise<ContractUser[]> {
-  const scope = onlyUserIds
-    ? and(eq(memberships.contractId, contractId), inArray(memberships.userId, onlyUserIds))
-    : eq(memberships.contractId, contractId);
-  const rows = await db
-    .select({ member: memberColumns, membership: memberships })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(scope)
-    .orderBy(asc(memberFirstName), asc(memberLastName), asc(users.email));
-  const groupRows = await db
-    .select({ userId: groupMembers.userId, id: groups.id, name: groups.name })
-    .from(groupMembers)
-    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
-    .where(
-      onlyUserIds
-        ? and(eq(groups.contractId, contractId), inArray(groupMembers.userId, onlyUserIds))
-        : eq(groups.contractId, contractId),
-    )
-    .orderBy(asc(groups.name));
+  const rows = await membersOf(db, contractId, onlyUserIds);
+  const groupRows = await memberGroupsOf(db, contractId, onlyUserIds);
   return rows.map(({ member, membership }) => ({
     id: member.id,
     email: member.email,
@@ -84,20 +74,9 @@ async function contractUser(
 
 async function assertGroupsOfContract(db: Database, contractId: number, groupIds: number[]) {
   if (groupIds.length === 0) return;
-  const found = await db
-    .select({ id: groups.id })
-    .from(groups)
-    .where(and(eq(groups.contractId, contractId), inArray(groups.id, groupIds)));
+  const found = await groupsOfContractAmong(db, contractId, groupIds);
   if (found.length !== new Set(groupIds).size)
     throw ApiError.fields({ groups: [adminMessages.unknownGroup] });
-}
-
-async function membershipOf(db: Database, contractId: number, userId: number) {
-  const [row] = await db
-    .select()
-    .from(memberships)
-    .where(and(eq(memberships.contractId, contractId), eq(memberships.userId, userId)));
-  return row;
 }
 
 /**
@@ -143,11 +122,7 @@ export async function addContractUser(
       send: input.send || input.project_admin,
       masterGroup: input.add_to_master_group,
     });
-    if (input.groups.length) {
-      await tx
-        .insert(groupMembers)
-        .values([...new Set(input.groups)].map((groupId) => ({ groupId, userId: user.id })));
-    }
+    await joinGroups(tx, user.id, input.groups);
     return user.id;
   });
   return contractUser(ctx.db, contract.id, userId);
@@ -188,11 +163,7 @@ export async function addExternalUsers(
             : addedAsPartnerMail(existing, contract.name),
         );
       }
-      const user =
-        existing ??
-        (
-          await tx.insert(users).values({ email: entry.email, mobile: entry.mobile }).returning()
-        )[0]!;
+      const user = existing ?? (await insertAccount(tx, entry));
       await joinContract(tx, {
         contractId: contract.id,
         userId: user.id,
@@ -219,10 +190,11 @@ export async function updatePermissions(
   if (userId === actingUserId && (!input.admin || !input.enabled)) {
     throw ApiError.fields({ admin: [adminMessages.cannotDemoteSelf] });
   }
-  await ctx.db
-    .update(memberships)
-    .set({ send: input.send, admin: input.admin, enabled: input.enabled })
-    .where(and(eq(memberships.contractId, contract.id), eq(memberships.userId, userId)));
+  await setMemberPermissions(ctx.db, contract.id, userId, {
+    send: input.send,
+    admin: input.admin,
+    enabled: input.enabled,
+  });
   return contractUser(ctx.db, contract.id, userId);
 }
 
@@ -241,20 +213,17 @@ export async function updateUserName(
   if (!membership) throw ApiError.notFound();
   const [firstName = '', ...rest] = name.trim().split(/\s+/);
   const lastName = rest.join(' ');
-  const [account] = await ctx.db
-    .select({ activatedAt: users.activatedAt })
-    .from(users)
-    .where(eq(users.id, userId));
   const ownProfile =
     membership.seesProfile &&
-    !account?.activatedAt &&
+    !(await accountActivatedAt(ctx.db, userId)) &&
     (await otherContractCount(ctx.db, contract.id, userId)) === 0;
   await ctx.db.transaction(async (tx) => {
     if (ownProfile) await updateUser(tx, userId, { firstName, lastName });
-    await tx
-      .update(memberships)
-      .set(ownProfile ? { firstName: null, lastName: null } : { firstName, lastName })
-      .where(eq(memberships.id, membership.id));
+    await nameMember(
+      tx,
+      membership.id,
+      ownProfile ? { firstName: null, lastName: null } : { firstName, lastName },
+    );
   });
   return contractUser(ctx.db, contract.id, userId);
 }
@@ -271,17 +240,6 @@ export async function removeContractUser(
 ) {
   if (userId === actingUserId) throw ApiError.fields({ detail: [adminMessages.cannotRemoveSelf] });
   await ctx.db.transaction(async (tx) => {
-    const removed = await tx
-      .delete(memberships)
-      .where(and(eq(memberships.contractId, contract.id), eq(memberships.userId, userId)))
-      .returning({ id: memberships.id });
-    if (removed.length === 0) throw ApiError.notFound();
-    const contractGroups = tx
-      .select({ id: groups.id })
-      .from(groups)
-      .where(eq(groups.contractId, contract.id));
-    await tx
-      .delete(groupMembers)
-      .where(and(eq(groupMembers.userId, userId), inArray(groupMembers.groupId, contractGroups)));
+    if (!(await leaveContract(tx, contract.id, userId))) throw ApiError.notFound();
   });
 }

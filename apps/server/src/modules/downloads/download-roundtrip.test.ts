@@ -7,7 +7,7 @@ import {
 } from '../../../test/harness';
 import { everyKindOfFile, TestUploader } from '../../../test/uploader';
 import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
-import { insertGroup } from '../contracts/groups.service';
+import { insertGroup } from '../contracts/groups.repository';
 import { extractWithTar } from './download-fixtures';
 
 // What a sender uploads through the real send calls, a recipient downloads byte for byte.

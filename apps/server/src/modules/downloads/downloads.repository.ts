@@ -1,14 +1,10 @@
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { FileRow, GrantRow, PackageRow, RecipientRow } from '../../db/rows';
 import { queryRows } from '../../db/client';
 import { downloads, packageFiles, packageRecipients, packages, users } from '../../db/schema';
 import { userColumns } from '../accounts/accounts.repository';
 import { packageWithContract } from '../packages/packages.repository';
-
-export type PackageRow = typeof packages.$inferSelect;
-export type RecipientRow = typeof packageRecipients.$inferSelect;
-export type FileRow = typeof packageFiles.$inferSelect;
-export type GrantRow = typeof downloads.$inferSelect;
 
 /** The stored files of a package, the ones a download serves. */
 export async function storedFiles(db: Database, packageId: number): Promise<FileRow[]> {

@@ -1,4 +1,5 @@
 import type { FileDownloadGrant, PackageDownloadGrant } from '@filerunner/protocol';
+import type { PackageRow, RecipientRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { newToken, tokenHash } from '../../http/secrets';
@@ -16,8 +17,6 @@ import {
   storedFileCount,
   storedFiles,
   type Delivery,
-  type PackageRow,
-  type RecipientRow,
 } from './downloads.repository';
 import {
   contentTag,

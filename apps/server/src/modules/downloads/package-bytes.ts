@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FileRow, PackageRow } from '../../db/rows';
 import { ApiError } from '../../http/errors';
 import {
   StorageError,
@@ -9,7 +10,6 @@ import {
   type StorageDriver,
 } from '../../storage';
 import { downloadMessages } from './download-messages';
-import type { FileRow, PackageRow } from './downloads.repository';
 import { layoutTar, piecesForRange, type TarLayout } from '@filerunner/transfer';
 
 /** A stored file with the object it lives in (its key is known). */

@@ -9,7 +9,7 @@ import {
 } from '../../../test/harness';
 import { contracts, defaultContractSettings } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
-import { insertGroup } from '../contracts/groups.service';
+import { insertGroup } from '../contracts/groups.repository';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 // The access matrix of the receive calls: every kind of caller against every call, each on a

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { MembershipRow, RecipientRow } from '../../db/rows';
 import {
   contracts,
   memberships,
@@ -9,13 +10,9 @@ import {
   users,
 } from '../../db/schema';
 import type { RecipientAccess } from '../recipient-access/recipient-access.repository';
-import { userColumns, type UserRow } from '../accounts/accounts.repository';
+import { userColumns } from '../accounts/accounts.repository';
 import { memberActive, memberFirstName, memberLastName } from '../memberships/member-view';
-import type { RecipientView } from './inbox.views';
-
-export type { PackageRow, RecipientRow } from '../downloads/downloads.repository';
-export type ContractRow = typeof contracts.$inferSelect;
-export type { UserRow };
+import type { SentRecipientView } from './inbox.columns';
 
 /** A package with what every view of it shows: its contract and sender. */
 export type PackageFacts = Omit<RecipientAccess, 'recipient'>;
@@ -40,7 +37,7 @@ function sentSelect(db: Database, senderId: number) {
     );
 }
 
-export type SentRow = PackageFacts & { membership: typeof memberships.$inferSelect | null };
+export type SentRow = PackageFacts & { membership: MembershipRow | null };
 
 const sentBy = (senderId: number) =>
   and(eq(packages.senderId, senderId), ne(packages.status, 'uploading'))!;
@@ -57,13 +54,7 @@ export async function sentBySlug(
 }
 
 /** A recipient of a sent package, named as the package's contract knows them. */
-export interface NamedRecipient {
-  recipient: RecipientView;
-  email: string | null;
-  firstName: string;
-  lastName: string;
-  verified: boolean;
-}
+export type NamedRecipient = Omit<SentRecipientView, 'downloads'>;
 
 /** The recipients of these packages, in the order they were added. */
 export async function recipientsOf(
@@ -154,3 +145,69 @@ export async function extendExpiry(
 /** The where-clause of a recipient of a package by user id. */
 export const recipientOfUser = (packageId: number, userId: number): SQL =>
   and(eq(packageRecipients.packageId, packageId), eq(packageRecipients.userId, userId))!;
+
+/** The package's recipient row of this user (removed or not), if any. */
+export async function recipientRowOfUser(db: Database, packageId: number, userId: number) {
+  const [row] = await db
+    .select()
+    .from(packageRecipients)
+    .where(recipientOfUser(packageId, userId))
+    .limit(1);
+  return row;
+}
+
+/** What adding a recipient (again) writes on their row. */
+type RecipientAdded = Pick<RecipientRow, 'email' | 'mobile' | 'pinRequired'>;
+
+/** Adds the user as a recipient of the package, or gives a removed one access again. */
+export async function saveAddedRecipient(
+  db: Database,
+  packageId: number,
+  userId: number,
+  existing: Pick<RecipientRow, 'id'> | undefined,
+  added: RecipientAdded,
+): Promise<RecipientRow> {
+  const values = { ...added, removed: false, pinVerifiedAt: null };
+  const [saved] = existing
+    ? await db
+        .update(packageRecipients)
+        .set(values)
+        .where(eq(packageRecipients.id, existing.id))
+        .returning()
+    : await db
+        .insert(packageRecipients)
+        .values({ ...values, packageId, userId })
+        .returning();
+  return saved!;
+}
+
+/** From now on every recipient of the package proves a PIN. */
+export async function requirePinVerify(db: Database, packageId: number): Promise<void> {
+  await db.update(packages).set({ pinVerify: true }).where(eq(packages.id, packageId));
+}
+
+/** Marks the user's recipient rows of the package removed; false when they had none. */
+export async function markRecipientRemoved(
+  db: Database,
+  packageId: number,
+  userId: number,
+): Promise<boolean> {
+  const changed = await db
+    .update(packageRecipients)
+    .set({ removed: true })
+    .where(recipientOfUser(packageId, userId))
+    .returning({ id: packageRecipients.id });
+  return changed.length > 0;
+}
+
+/** The mobile a recipient's PINs go to, unless the recipient has been removed meanwhile. */
+export async function setRecipientMobile(
+  db: Database,
+  recipientId: number,
+  mobile: string,
+): Promise<void> {
+  await db
+    .update(packageRecipients)
+    .set({ mobile })
+    .where(and(eq(packageRecipients.id, recipientId), eq(packageRecipients.removed, false)));
+}

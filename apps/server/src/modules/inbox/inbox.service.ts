@@ -75,7 +75,7 @@ export async function sentPage(
   );
   const now = new Date();
   return {
-    packages: rows.map((row) => sentView(row, row.recipients, row.downloads, now)),
+    packages: rows.map((row) => sentView(row, row.recipients, now)),
     page: query.page,
     page_size: size,
     total,
@@ -94,7 +94,16 @@ export async function sentViews(db: Database, rows: PackageFacts[]): Promise<Sen
     [...recipients.values()].flat().map((r) => r.recipient.id),
   );
   const now = new Date();
-  return rows.map((row) => sentView(row, recipients.get(row.pkg.id) ?? [], downloads, now));
+  return rows.map((row) =>
+    sentView(
+      row,
+      (recipients.get(row.pkg.id) ?? []).map((r) => ({
+        ...r,
+        downloads: downloads.get(r.recipient.id) ?? [],
+      })),
+      now,
+    ),
+  );
 }
 
 /**

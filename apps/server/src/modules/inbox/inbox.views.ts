@@ -7,62 +7,14 @@ import {
   type SentPackage,
   type SentRecipient,
 } from '@filerunner/protocol';
-import { displayName, type NamedPerson } from '../accounts/display-name';
+import { displayName } from '../accounts/display-name';
 import { isExpired, needsPin } from '../recipient-access/recipient-access';
-import type { RecipientDownload } from '../downloads/downloads.repository';
-import type {
-  ContractRow,
-  NamedRecipient,
-  PackageRow,
-  ReceivedRow,
-  RecipientRow,
-} from './inbox.repository';
+import type { PackageRow } from '../../db/rows';
+import type { ReceivedRow } from './inbox.repository';
+import type { PackageView, ReceivedView, SentRecipientView } from './inbox.columns';
 
-/** What every view of a package reads of it, its contract and its sender. */
-export interface PackageView {
-  pkg: Pick<
-    PackageRow,
-    | 'id'
-    | 'slug'
-    | 'name'
-    | 'message'
-    | 'sentAt'
-    | 'validFrom'
-    | 'expiresAt'
-    | 'objectsDeletedAt'
-    | 'bytes'
-    | 'numFiles'
-    | 'pinVerify'
-    | 'invalidFilenames'
-  >;
-  contract: Pick<ContractRow, 'id' | 'slug' | 'name'> & {
-    settings: Pick<ContractRow['settings'], 'can_extend_expiry'>;
-  };
-  sender: NamedPerson | null;
-}
-
-/** What the views read of a recipient row. */
-export type RecipientView = Pick<
-  RecipientRow,
-  | 'id'
-  | 'packageId'
-  | 'userId'
-  | 'email'
-  | 'mobile'
-  | 'pinRequired'
-  | 'pinVerifiedAt'
-  | 'removed'
-  | 'seenAt'
-  | 'downloaded'
->;
-
-/** A package as a recipient's views read it. */
-export interface ReceivedView extends PackageView {
-  recipient: Pick<
-    RecipientRow,
-    'seenAt' | 'removed' | 'downloaded' | 'pinRequired' | 'pinVerifiedAt' | 'mobile'
-  >;
-}
+// The values these views take are the lists' columns (inbox.columns.ts), whose types come from
+// there; a detail page passes full rows, which fit.
 
 const HOUR_MS = 3_600_000;
 
@@ -113,11 +65,7 @@ export function receivedView(row: ReceivedView, now = new Date()): ReceivedPacka
   });
 }
 
-function recipientView(
-  slug: string,
-  named: NamedRecipient,
-  downloads: RecipientDownload[],
-): SentRecipient {
+function recipientView(slug: string, named: SentRecipientView): SentRecipient {
   const { recipient } = named;
   const email = named.email ?? recipient.email;
   return {
@@ -135,15 +83,14 @@ function recipientView(
     removed: recipient.removed,
     seen: recipient.seenAt !== null,
     downloaded: recipient.downloaded,
-    downloads,
+    downloads: named.downloads,
   };
 }
 
 /** A package as its sender sees it, with each recipient's status and download history. */
 export function sentView(
   facts: PackageView,
-  recipients: NamedRecipient[],
-  downloads: Map<number, RecipientDownload[]>,
+  recipients: SentRecipientView[],
   now = new Date(),
 ): SentPackage {
   // Added to, not spread, as in `receivedView`.
@@ -151,9 +98,7 @@ export function sentView(
     downloaded: recipients.some((r) => r.recipient.downloaded === 'complete'),
     removed: false,
     seen: recipients.some((r) => r.recipient.seenAt !== null),
-    recipients: recipients.map((r) =>
-      recipientView(facts.pkg.slug, r, downloads.get(r.recipient.id) ?? []),
-    ),
+    recipients: recipients.map((r) => recipientView(facts.pkg.slug, r)),
   });
 }
 

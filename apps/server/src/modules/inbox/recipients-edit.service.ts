@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import {
   inboxMessages,
   normalizeMobile,
@@ -7,11 +6,10 @@ import {
   type SentPackage,
 } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
-import { packageRecipients, packages, users } from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { announcePackageReceived } from '../../realtime/announce';
-import { userColumns } from '../accounts/accounts.repository';
+import { findUserById } from '../accounts/accounts.repository';
 import { senderName } from '../accounts/display-name';
 import {
   reachableBy,
@@ -20,7 +18,13 @@ import {
 } from '../packages/create-package.service';
 import { keyAndMailRecipient } from '../packages/recipient-mail';
 import { assertMayAddRecipients, assertNotExpired, sentBy } from './inbox.policy';
-import { recipientOfUser } from './inbox.repository';
+import {
+  markRecipientRemoved,
+  recipientRowOfUser,
+  requirePinVerify,
+  saveAddedRecipient,
+  setRecipientMobile,
+} from './inbox.repository';
 import { sentViews } from './inbox.service';
 
 // The sender's changes to a package already sent: add recipients, remove one, change the mobile
@@ -63,38 +67,23 @@ export async function addRecipients(
         settings.pin_verification === 'all' ? inboxMessages.pinMobilesAll : sendMessages.pinMobiles,
     });
     if (pinVerify && !pkg.pinVerify) {
-      await tx.update(packages).set({ pinVerify: true }).where(eq(packages.id, pkg.id));
+      await requirePinVerify(tx, pkg.id);
     }
     const added: number[] = [];
     for (const recipient of resolved.values()) {
-      const [existing] = await tx
-        .select()
-        .from(packageRecipients)
-        .where(recipientOfUser(pkg.id, recipient.userId))
-        .limit(1);
+      const existing = await recipientRowOfUser(tx, pkg.id, recipient.userId);
       if (existing && !existing.removed) {
         throw ApiError.fields({ recipients: [inboxMessages.alreadyRecipient] });
       }
-      const values = {
+      // Someone removed earlier gets access again, and proves a PIN afresh.
+      const saved = await saveAddedRecipient(tx, pkg.id, recipient.userId, existing, {
         email: recipient.email,
         mobile: recipient.mobile,
         pinRequired: recipient.pinRequired,
-        removed: false,
-        pinVerifiedAt: null,
-      };
-      const [saved] = existing
-        ? await tx
-            .update(packageRecipients)
-            .set(values)
-            .where(eq(packageRecipients.id, existing.id))
-            .returning()
-        : await tx
-            .insert(packageRecipients)
-            .values({ ...values, packageId: pkg.id, userId: recipient.userId })
-            .returning();
-      const [user] = await tx.select(userColumns).from(users).where(eq(users.id, recipient.userId));
+      });
+      const user = await findUserById(tx, recipient.userId);
       await keyAndMailRecipient(ctx, tx, {
-        recipient: saved!,
+        recipient: saved,
         user: user ?? null,
         pkg,
         senderName: senderName(row.sender),
@@ -117,12 +106,7 @@ export async function removeRecipient(
   userId: number,
 ): Promise<SentPackage> {
   const { pkg } = await sentBy(ctx.db, principal, slug);
-  const changed = await ctx.db
-    .update(packageRecipients)
-    .set({ removed: true })
-    .where(recipientOfUser(pkg.id, userId))
-    .returning({ id: packageRecipients.id });
-  if (changed.length === 0) {
+  if (!(await markRecipientRemoved(ctx.db, pkg.id, userId))) {
     throw ApiError.detail(404, 'not_found', inboxMessages.recipientNotFound);
   }
   return sentAnswer(ctx, principal, slug);
@@ -140,19 +124,12 @@ export async function updateRecipientMobile(
   mobileInput: string,
 ): Promise<SentPackage> {
   const row = await sentBy(ctx.db, principal, slug);
-  const [recipient] = await ctx.db
-    .select()
-    .from(packageRecipients)
-    .where(recipientOfUser(row.pkg.id, userId))
-    .limit(1);
+  const recipient = await recipientRowOfUser(ctx.db, row.pkg.id, userId);
   if (!recipient) throw ApiError.detail(404, 'not_found', inboxMessages.recipientNotFound);
   assertNotExpired(row);
   if (recipient.removed) throw ApiError.detail(400, 'validation', inboxMessages.recipientRemoved);
   const mobile = normalizeMobile(mobileInput);
   if (!mobile) throw ApiError.fields({ mobile: [inboxMessages.mobileInvalid] });
-  await ctx.db
-    .update(packageRecipients)
-    .set({ mobile })
-    .where(and(eq(packageRecipients.id, recipient.id), eq(packageRecipients.removed, false)));
+  await setRecipientMobile(ctx.db, recipient.id, mobile);
   return sentAnswer(ctx, principal, slug);
 }

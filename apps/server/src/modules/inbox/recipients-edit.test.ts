@@ -17,7 +17,7 @@ import {
   packageRecipients,
 } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
-import { insertGroup } from '../contracts/groups.service';
+import { insertGroup } from '../contracts/groups.repository';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 let server: TestServer;

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Membership } from '@filerunner/protocol';
 import { preparedOnce, type Database } from '../../db/client';
+import type { ContractRow, MembershipRow } from '../../db/rows';
 import {
   contracts,
   groupMembers,
@@ -9,13 +10,11 @@ import {
   storageAppGroups,
   users,
 } from '../../db/schema';
+import { memberMobile } from './member-view';
 
 // Membership rows belong to both sides of a user's place in a contract: accounts reads them to
 // summarise a user, contracts to decide what a member may do. Both read them here, so neither of
 // those modules has to import the other.
-
-export type ContractRow = typeof contracts.$inferSelect;
-export type MembershipRow = typeof memberships.$inferSelect;
 
 /** A membership together with the contract it is in. */
 export interface ContractMembership {
@@ -123,4 +122,31 @@ export function membershipsFrom(list: CallerMembership[]): Membership[] {
     master_group: m.master_group,
     groups: m.groups.map((name) => ({ name })),
   }));
+}
+
+/** The user's membership of the contract, if any. */
+export async function membershipOf(
+  db: Database,
+  contractId: number,
+  userId: number,
+): Promise<MembershipRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.contractId, contractId), eq(memberships.userId, userId)));
+  return row;
+}
+
+/** The contract's own mobile for the member, never the account's: that may be another contract's. */
+export async function contractMobileOf(
+  db: Database,
+  contractId: number,
+  userId: number,
+): Promise<string | null> {
+  const [member] = await db
+    .select({ mobile: memberMobile })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.contractId, contractId), eq(memberships.userId, userId)));
+  return member?.mobile ?? null;
 }

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import {
   accessPeriodProblem,
   defaultFilesystemConstraints,
@@ -8,29 +7,28 @@ import {
   type CreatePackageRequest,
   type RecipientUser,
 } from '@filerunner/protocol';
+import type { ContractRow, PackageRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/unique-violation';
-import {
-  contracts,
-  groupMembers,
-  groups,
-  memberships,
-  packageFiles,
-  packageRecipients,
-  packages,
-  storageAppGroups,
-  users,
-} from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
-import { findUserByEmail } from '../accounts/accounts.repository';
-import { memberOf, type ContractRow } from '../contracts/contracts.policy';
-import { joinContract, memberMobile } from '../memberships/member-view';
+import { findUserByEmail, insertAccount } from '../accounts/accounts.repository';
+import { contractSlugOf, storageGroupOfContract } from '../contracts/contracts.repository';
+import { memberOf } from '../contracts/contracts.policy';
+import { joinContract } from '../memberships/member-view';
+import { contractMobileOf, membershipOf } from '../memberships/memberships.repository';
 import { recipientGroupsFor } from '../recipients/recipients.service';
 import { newPackageSlug, packageObjectPrefix } from './object-names';
 import { ensurePackageContainer } from './package-storage';
 import { assertMaySend } from './packages.policy';
+import {
+  insertIntendedFiles,
+  insertPackageUnlessSlugTaken,
+  insertRecipients,
+  isInContractGroup,
+  packageIdOfKey,
+} from './packages.repository';
 
 interface ResolvedRecipient {
   userId: number;
@@ -45,12 +43,9 @@ const refuse = (field: string, message: string) => ApiError.fields({ [field]: [m
 async function contractOfCaller(ctx: AppContext, principal: Principal, ref: string | number) {
   let slug = ref;
   if (typeof ref === 'number') {
-    const [row] = await ctx.db
-      .select({ slug: contracts.slug })
-      .from(contracts)
-      .where(eq(contracts.id, ref));
-    if (!row) throw refuse('contract', sendMessages.selectContract);
-    slug = row.slug;
+    const found = await contractSlugOf(ctx.db, ref);
+    if (found === null) throw refuse('contract', sendMessages.selectContract);
+    slug = found;
   }
   return memberOf(ctx.db, principal, String(slug));
 }
@@ -70,18 +65,13 @@ async function resolveAdHoc(
   if (existing) {
     const known = reachable.get(existing.id);
     if (known) return { userId: known.id, email, verified: known.verified, mobile: known.mobile };
-    const [membership] = await tx
-      .select()
-      .from(memberships)
-      .where(and(eq(memberships.contractId, contract.id), eq(memberships.userId, existing.id)));
+    const membership = await membershipOf(tx, contract.id, existing.id);
     if (membership) {
-      const inGroup = await tx
-        .select({ groupId: groupMembers.groupId })
-        .from(groupMembers)
-        .innerJoin(groups, eq(groups.id, groupMembers.groupId))
-        .where(and(eq(groups.contractId, contract.id), eq(groupMembers.userId, existing.id)))
-        .limit(1);
-      if (!membership.external || !membership.enabled || inGroup.length) {
+      if (
+        !membership.external ||
+        !membership.enabled ||
+        (await isInContractGroup(tx, contract.id, existing.id))
+      ) {
         throw refuse('recipients', sendMessages.recipientNotAllowed);
       }
     } else {
@@ -93,21 +83,17 @@ async function resolveAdHoc(
       });
     }
     // The contract's own mobile for them, never the account's: that may be another contract's.
-    const [member] = await tx
-      .select({ mobile: memberMobile })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .where(and(eq(memberships.contractId, contract.id), eq(memberships.userId, existing.id)));
-    return { userId: existing.id, email, verified: false, mobile: member?.mobile ?? null };
+    const mobile = await contractMobileOf(tx, contract.id, existing.id);
+    return { userId: existing.id, email, verified: false, mobile };
   }
-  const [created] = await tx.insert(users).values({ email }).returning();
+  const created = await insertAccount(tx, { email });
   await joinContract(tx, {
     contractId: contract.id,
-    userId: created!.id,
+    userId: created.id,
     newAccount: true,
     external: true,
   });
-  return { userId: created!.id, email, verified: false, mobile: null };
+  return { userId: created.id, email, verified: false, mobile: null };
 }
 
 /** A recipient as a send names it: a contract user by id, or an ad-hoc address. */
@@ -191,23 +177,9 @@ async function storageFor(
   groupId: number | null | undefined,
 ) {
   if (!groupId) return { container: await ensurePackageContainer(ctx.storage), groupId: null };
-  const [group] = await ctx.db
-    .select()
-    .from(storageAppGroups)
-    .where(and(eq(storageAppGroups.id, groupId), eq(storageAppGroups.contractId, contract.id)));
+  const group = await storageGroupOfContract(ctx.db, contract.id, groupId);
   if (!group) throw refuse('storage_app_group', sendMessages.unknownStorageGroup);
   return { container: group.container, groupId: group.id };
-}
-
-const FILE_INSERT_CHUNK = 2000;
-
-/** The package this sender created with this idempotency key, if any. */
-async function packageOfKey(db: Database, senderId: number, key: string): Promise<number | null> {
-  const [row] = await db
-    .select({ id: packages.id })
-    .from(packages)
-    .where(and(eq(packages.senderId, senderId), eq(packages.idempotencyKey, key)));
-  return row?.id ?? null;
 }
 
 /**
@@ -227,14 +199,14 @@ export async function createPackage(
   idempotencyKey: string | null = null,
 ): Promise<number> {
   if (idempotencyKey === null) return insertPackage(ctx, principal, input, null);
-  const earlier = await packageOfKey(ctx.db, principal.user.id, idempotencyKey);
+  const earlier = await packageIdOfKey(ctx.db, principal.user.id, idempotencyKey);
   if (earlier !== null) return earlier;
   try {
     return await insertPackage(ctx, principal, input, idempotencyKey);
   } catch (error) {
     // The loser of a race may also trip over the winner's ad-hoc user, so any unique index counts.
     if (!isUniqueViolation(error)) throw error;
-    const winner = await packageOfKey(ctx.db, principal.user.id, idempotencyKey);
+    const winner = await packageIdOfKey(ctx.db, principal.user.id, idempotencyKey);
     if (winner === null) throw error;
     return winner;
   }
@@ -271,46 +243,35 @@ async function insertPackage(
       pinMobilesMessage: sendMessages.pinMobiles,
     });
 
-    let inserted: typeof packages.$inferSelect | undefined;
+    let inserted: PackageRow | undefined;
     for (let attempt = 0; !inserted; attempt++) {
       const slug = newPackageSlug();
-      [inserted] = await tx
-        .insert(packages)
-        .values({
-          slug,
-          contractId: contract.id,
-          senderId: principal.user.id,
-          name: input.name,
-          message: input.message,
-          validFrom: input.valid_from,
-          expiresAt: input.valid_to,
-          pinVerify,
-          container: storage.container,
-          objectPrefix: packageObjectPrefix(slug),
-          storageAppGroupId: storage.groupId,
-          expectedFiles: input.expected_files,
-          expectedSize: input.expected_size,
-          invalidFilenames,
-          idempotencyKey,
-        })
-        // Only a slug taken by chance is tried again; a repeated idempotency key must fail.
-        .onConflictDoNothing({ target: packages.slug })
-        .returning();
+      // Only a slug taken by chance is tried again; a repeated idempotency key must fail.
+      inserted = await insertPackageUnlessSlugTaken(tx, {
+        slug,
+        contractId: contract.id,
+        senderId: principal.user.id,
+        name: input.name,
+        message: input.message,
+        validFrom: input.valid_from,
+        expiresAt: input.valid_to,
+        pinVerify,
+        container: storage.container,
+        objectPrefix: packageObjectPrefix(slug),
+        storageAppGroupId: storage.groupId,
+        expectedFiles: input.expected_files,
+        expectedSize: input.expected_size,
+        invalidFilenames,
+        idempotencyKey,
+      });
       if (attempt > 5) throw new Error('could not find a free package slug');
     }
     const pkg = inserted;
-    for (let i = 0; i < input.intended_files.length; i += FILE_INSERT_CHUNK) {
-      await tx
-        .insert(packageFiles)
-        .values(
-          input.intended_files
-            .slice(i, i + FILE_INSERT_CHUNK)
-            .map((f) => ({ packageId: pkg.id, userPath: f.filename, size: f.size })),
-        );
-    }
-    await tx.insert(packageRecipients).values(
+    await insertIntendedFiles(tx, pkg.id, input.intended_files);
+    await insertRecipients(
+      tx,
+      pkg.id,
       [...resolved.values()].map((r) => ({
-        packageId: pkg.id,
         userId: r.userId,
         email: r.email,
         mobile: r.mobile,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER, sendMessages, type SenderPackage } from '@filerunner/protocol';
 import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
 import { contracts, defaultContractSettings, packages, users } from '../../db/schema';
-import { insertGroup } from '../contracts/groups.service';
+import { insertGroup } from '../contracts/groups.repository';
 
 let server: TestServer;
 let fx: Awaited<ReturnType<typeof contractFixture>>;

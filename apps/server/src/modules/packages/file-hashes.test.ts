@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessages, type BulkResponse, type SenderPackage } from '@filerunner/protocol';
 import { caller, contractFixture, startTestServer, type TestServer } from '../../../test/harness';
 import { packageFiles } from '../../db/schema';
-import { insertGroup } from '../contracts/groups.service';
+import { insertGroup } from '../contracts/groups.repository';
 
 // The engine hashes every file with XXH128 while it uploads it (the hash ASC MHL records), and
 // the server keeps that hash with the file. Here the hashes are computed by the test itself and

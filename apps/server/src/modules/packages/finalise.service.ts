@@ -1,15 +1,17 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
 import { sendMessages } from '@filerunner/protocol';
+import type { ContractRow, PackageRow } from '../../db/rows';
 import type { AppContext } from '../../context';
-import { queryRows } from '../../db/client';
-import { packageFiles, packageRecipients, packages, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import { notifyContractWatchers } from '../activity/package-notifications';
 import { announcePackageReceived } from '../../realtime/announce';
-import type { ContractRow } from '../contracts/contracts.policy';
-import type { PackageRow } from './packages.policy';
 import { keyAndMailRecipient } from './recipient-mail';
-import { userColumns } from '../accounts/accounts.repository';
+import { findUserById } from '../accounts/accounts.repository';
+import {
+  currentRecipientsOf,
+  fileStatesOf,
+  markSent,
+  packageStatusForUpdate,
+} from './packages.repository';
 import { senderName as nameOfSender } from '../accounts/display-name';
 
 export interface FinaliseResult {
@@ -33,22 +35,11 @@ export async function finalisePackage(
 ): Promise<FinaliseResult> {
   return ctx.db.transaction(async (tx) => {
     // The row lock serialises concurrent finalise calls and late updatefiles reports.
-    const [pkg] = await queryRows<{ status: PackageRow['status'] }>(
-      tx,
-      sql`select status from ${packages} where id = ${pkgRef.id} for update`,
-    );
-    const files = await tx
-      .select({
-        userPath: packageFiles.userPath,
-        size: packageFiles.size,
-        state: packageFiles.state,
-      })
-      .from(packageFiles)
-      .where(eq(packageFiles.packageId, pkgRef.id))
-      .orderBy(asc(packageFiles.userPath));
+    const current = await packageStatusForUpdate(tx, pkgRef.id);
+    const files = await fileStatesOf(tx, pkgRef.id);
     const failedFiles = files.filter((f) => f.state !== 'stored').map((f) => f.userPath);
-    if (pkg!.status !== 'uploading') {
-      return { status: pkg!.status as FinaliseResult['status'], failedFiles };
+    if (current !== 'uploading') {
+      return { status: current as FinaliseResult['status'], failedFiles };
     }
     const stored = files.filter((f) => f.state === 'stored');
     if (failedFiles.length && (!force || stored.length === 0)) {
@@ -59,35 +50,26 @@ export async function finalisePackage(
       });
     }
     const status = failedFiles.length ? 'force_completed' : 'complete';
-    const [sent] = await tx
-      .update(packages)
-      .set({
-        status,
-        sentAt: sql`now()`,
-        numFiles: stored.length,
-        bytes: stored.reduce((sum, f) => sum + f.size, 0),
-      })
-      .where(eq(packages.id, pkgRef.id))
-      .returning();
+    const sent = await markSent(tx, pkgRef.id, {
+      status,
+      numFiles: stored.length,
+      bytes: stored.reduce((sum, f) => sum + f.size, 0),
+    });
 
-    const [sender] = await tx.select(userColumns).from(users).where(eq(users.id, pkgRef.senderId!));
+    const sender = await findUserById(tx, pkgRef.senderId!);
     const senderName = nameOfSender(sender ?? null);
-    const recipients = await tx
-      .select({ recipient: packageRecipients, user: userColumns })
-      .from(packageRecipients)
-      .leftJoin(users, eq(users.id, packageRecipients.userId))
-      .where(and(eq(packageRecipients.packageId, pkgRef.id), eq(packageRecipients.removed, false)));
+    const recipients = await currentRecipientsOf(tx, pkgRef.id);
     for (const { recipient, user } of recipients) {
       await keyAndMailRecipient(ctx, tx, {
         recipient,
         user,
-        pkg: sent!,
+        pkg: sent,
         senderName,
         contractName: contract.name,
       });
     }
     await notifyContractWatchers(tx, ctx.config, contract, 'sent', {
-      name: sent!.name,
+      name: sent.name,
       senderName,
       detail: [
         `${stored.length} file(s) to ${recipients.map((r) => r.recipient.email).join(', ')}.`,

@@ -1,16 +1,9 @@
 import type { Database } from '../../db/client';
-import { packages } from '../../db/schema';
+import type { ContractRow, MembershipRow, PackageRow } from '../../db/rows';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
-import {
-  isActiveMember,
-  type ContractAccess,
-  type ContractRow,
-  type MembershipRow,
-} from '../contracts/contracts.policy';
+import { isActiveMember, type ContractAccess } from '../contracts/contracts.policy';
 import { sentPackageWithMembership } from './packages.repository';
-
-export type PackageRow = typeof packages.$inferSelect;
 
 /** A member with the send permission may send in the contract. */
 export function maySend(membership: Pick<MembershipRow, 'send'>): boolean {

@@ -1,7 +1,17 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { mobileHint, type SenderPackage } from '@filerunner/protocol';
-import type { Database } from '../../db/client';
-import { contracts, memberships, packageRecipients, packages, users } from '../../db/schema';
+import { queryRows, type Database } from '../../db/client';
+import type { PackageRow, RecipientRow } from '../../db/rows';
+import {
+  contracts,
+  groupMembers,
+  groups,
+  memberships,
+  packageFiles,
+  packageRecipients,
+  packages,
+  users,
+} from '../../db/schema';
 import type { StorageDriver } from '../../storage';
 import { userColumns } from '../accounts/accounts.repository';
 import { displayName } from '../accounts/display-name';
@@ -109,4 +119,173 @@ export async function isSentPackageObject(
     row.container === container &&
     key.startsWith(row.objectPrefix)
   );
+}
+
+/** Whether the member is in any of the contract's groups. */
+export async function isInContractGroup(
+  db: Database,
+  contractId: number,
+  userId: number,
+): Promise<boolean> {
+  const rows = await db
+    .select({ groupId: groupMembers.groupId })
+    .from(groupMembers)
+    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
+    .where(and(eq(groups.contractId, contractId), eq(groupMembers.userId, userId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** The package this sender created with this idempotency key, if any. */
+export async function packageIdOfKey(
+  db: Database,
+  senderId: number,
+  key: string,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ id: packages.id })
+    .from(packages)
+    .where(and(eq(packages.senderId, senderId), eq(packages.idempotencyKey, key)));
+  return row?.id ?? null;
+}
+
+/** Inserts a package; undefined when its slug is taken (a repeated idempotency key throws). */
+export async function insertPackageUnlessSlugTaken(
+  db: Database,
+  values: typeof packages.$inferInsert,
+): Promise<PackageRow | undefined> {
+  const [inserted] = await db
+    .insert(packages)
+    .values(values)
+    .onConflictDoNothing({ target: packages.slug })
+    .returning();
+  return inserted;
+}
+
+// Bound parameters per statement are limited (65,535), and a package may intend 100,000 files.
+const FILE_INSERT_CHUNK = 2000;
+
+/** Records the files a package is to hold, not yet stored. */
+export async function insertIntendedFiles(
+  db: Database,
+  packageId: number,
+  files: ReadonlyArray<{ filename: string; size: number }>,
+): Promise<void> {
+  for (let i = 0; i < files.length; i += FILE_INSERT_CHUNK) {
+    await db
+      .insert(packageFiles)
+      .values(
+        files
+          .slice(i, i + FILE_INSERT_CHUNK)
+          .map((f) => ({ packageId, userPath: f.filename, size: f.size })),
+      );
+  }
+}
+
+export async function insertRecipients(
+  db: Database,
+  packageId: number,
+  recipients: Array<Pick<RecipientRow, 'userId' | 'email' | 'mobile' | 'pinRequired'>>,
+): Promise<void> {
+  await db.insert(packageRecipients).values(recipients.map((r) => ({ packageId, ...r })));
+}
+
+/** The package's intended files with these user paths. */
+export async function intendedFilesByPath(db: Database, packageId: number, paths: string[]) {
+  return db
+    .select()
+    .from(packageFiles)
+    .where(and(eq(packageFiles.packageId, packageId), inArray(packageFiles.userPath, paths)));
+}
+
+/** The package's status, its row share-locked until the transaction ends. */
+export async function packageStatusForShare(db: Database, packageId: number) {
+  const [row] = await queryRows<{ status: PackageRow['status'] }>(
+    db,
+    sql`select status from ${packages} where id = ${packageId} for share`,
+  );
+  return row?.status;
+}
+
+/** The package's status, its row locked until the transaction ends. */
+export async function packageStatusForUpdate(db: Database, packageId: number) {
+  const [row] = await queryRows<{ status: PackageRow['status'] }>(
+    db,
+    sql`select status from ${packages} where id = ${packageId} for update`,
+  );
+  return row?.status;
+}
+
+/** A file found stored, as `markStored` records it. */
+export interface StoredFile {
+  id: number;
+  objectKey: string;
+  etag: string | null;
+  slabStart: number | null;
+  xxh128: string | null;
+}
+
+/**
+ * Marks files stored in one statement, however many: a slab reports a thousand files, and a
+ * statement each kept its report waiting on a thousand round trips to the database.
+ */
+export async function markStored(db: Database, files: StoredFile[]): Promise<void> {
+  // The last report of a file wins, as it would one statement after the other.
+  const byId = new Map(files.map((f) => [f.id, f]));
+  const rows = [...byId.values()].map((f) => ({
+    id: f.id,
+    object_key: f.objectKey,
+    etag: f.etag,
+    slab_start: f.slabStart,
+    xxh128: f.xxh128,
+  }));
+  const reported = sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+    as v(id integer, object_key text, etag text, slab_start bigint, xxh128 text)`;
+  await db
+    .update(packageFiles)
+    .set({
+      state: 'stored',
+      objectKey: sql`v.object_key`,
+      etag: sql`v.etag`,
+      slabStart: sql`v.slab_start`,
+      xxh128: sql`v.xxh128`,
+    })
+    .from(reported)
+    .where(eq(packageFiles.id, sql`v.id`));
+}
+
+/** Every intended file of the package, by user path, and whether it is stored. */
+export async function fileStatesOf(db: Database, packageId: number) {
+  return db
+    .select({
+      userPath: packageFiles.userPath,
+      size: packageFiles.size,
+      state: packageFiles.state,
+    })
+    .from(packageFiles)
+    .where(eq(packageFiles.packageId, packageId))
+    .orderBy(asc(packageFiles.userPath));
+}
+
+/** Marks the package sent now, with what it holds; answers the sent row. */
+export async function markSent(
+  db: Database,
+  packageId: number,
+  sent: Pick<PackageRow, 'status' | 'numFiles' | 'bytes'>,
+): Promise<PackageRow> {
+  const [row] = await db
+    .update(packages)
+    .set({ ...sent, sentAt: sql`now()` })
+    .where(eq(packages.id, packageId))
+    .returning();
+  return row!;
+}
+
+/** The package's recipients the sender has not removed, each with their account if any. */
+export async function currentRecipientsOf(db: Database, packageId: number) {
+  return db
+    .select({ recipient: packageRecipients, user: userColumns })
+    .from(packageRecipients)
+    .leftJoin(users, eq(users.id, packageRecipients.userId))
+    .where(and(eq(packageRecipients.packageId, packageId), eq(packageRecipients.removed, false)));
 }

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
-import { packageRecipients, type packages, type users } from '../../db/schema';
+import type { PackageRow, RecipientRow, UserRow } from '../../db/rows';
+import { packageRecipients } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { packageReceivedMail } from '../../notify/package-mails';
 
@@ -15,9 +16,9 @@ export async function keyAndMailRecipient(
   ctx: AppContext,
   tx: Database,
   input: {
-    recipient: Pick<typeof packageRecipients.$inferSelect, 'id' | 'email' | 'pinRequired'>;
-    user: Pick<typeof users.$inferSelect, 'firstName' | 'activatedAt'> | null;
-    pkg: typeof packages.$inferSelect;
+    recipient: Pick<RecipientRow, 'id' | 'email' | 'pinRequired'>;
+    user: Pick<UserRow, 'firstName' | 'activatedAt'> | null;
+    pkg: PackageRow;
     senderName: string;
     contractName: string;
     /** The text of the mail, when not the package's own message. */

@@ -5,7 +5,7 @@ import { sendMessages } from '@filerunner/protocol';
 import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
 import { everyKindOfFile, fileBytes, TestUploader, type TestFile } from '../../../test/uploader';
 import { packageFiles } from '../../db/schema';
-import { insertGroup } from '../contracts/groups.service';
+import { insertGroup } from '../contracts/groups.repository';
 import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 
 // Once a package is sent its objects are sealed: the upload grants handed out for it (still

@@ -11,7 +11,7 @@ import {
 import { everyKindOfFile, fileBytes, TestUploader, type TestFile } from '../../../test/uploader';
 import { contracts, defaultContractSettings, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
-import { insertGroup } from '../contracts/groups.service';
+import { insertGroup } from '../contracts/groups.repository';
 import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 
 let server: TestServer;

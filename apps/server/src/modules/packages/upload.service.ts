@@ -1,4 +1,3 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   sendMessages,
@@ -8,9 +7,9 @@ import {
   type updateFilesRequest,
   type updateSlabFileRequest,
 } from '@filerunner/protocol';
+import type { PackageRow } from '../../db/rows';
 import type { AppContext } from '../../context';
-import { queryRows, type Database } from '../../db/client';
-import { packageFiles, packages } from '../../db/schema';
+import type { Database } from '../../db/client';
 import { ApiError } from '../../http/errors';
 import {
   parseSegmentPath,
@@ -20,7 +19,7 @@ import {
   type StorageDriver,
 } from '../../storage';
 import { cleanObjectName } from './object-names';
-import type { PackageRow } from './packages.policy';
+import { intendedFilesByPath, markStored, packageStatusForShare } from './packages.repository';
 
 /**
  * How long upload grants (the FormPosts and the PUT over the package's prefix) work. Storage
@@ -46,49 +45,9 @@ function assertUploading(pkg: PackageRow): void {
  * the send waits for it and is then refused, and a sent package's file list never changes.
  */
 async function assertStillUploading(tx: Database, pkg: PackageRow): Promise<void> {
-  const [row] = await queryRows<{ status: string }>(
-    tx,
-    sql`select status from ${packages} where id = ${pkg.id} for share`,
-  );
-  if (row?.status !== 'uploading') throw refuse('detail', sendMessages.notUploading);
-}
-
-/** A file found stored, as `markStored` records it. */
-interface StoredFile {
-  id: number;
-  objectKey: string;
-  etag: string | null;
-  slabStart: number | null;
-  xxh128: string | null;
-}
-
-/**
- * Marks files stored in one statement, however many: a slab reports a thousand files, and a
- * statement each kept its report waiting on a thousand round trips to the database.
- */
-async function markStored(tx: Database, files: StoredFile[]): Promise<void> {
-  // The last report of a file wins, as it would one statement after the other.
-  const byId = new Map(files.map((f) => [f.id, f]));
-  const rows = [...byId.values()].map((f) => ({
-    id: f.id,
-    object_key: f.objectKey,
-    etag: f.etag,
-    slab_start: f.slabStart,
-    xxh128: f.xxh128,
-  }));
-  const reported = sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-    as v(id integer, object_key text, etag text, slab_start bigint, xxh128 text)`;
-  await tx
-    .update(packageFiles)
-    .set({
-      state: 'stored',
-      objectKey: sql`v.object_key`,
-      etag: sql`v.etag`,
-      slabStart: sql`v.slab_start`,
-      xxh128: sql`v.xxh128`,
-    })
-    .from(reported)
-    .where(eq(packageFiles.id, sql`v.id`));
+  if ((await packageStatusForShare(tx, pkg.id)) !== 'uploading') {
+    throw refuse('detail', sendMessages.notUploading);
+  }
 }
 
 /**
@@ -118,10 +77,7 @@ function objectOfPackage(pkg: PackageRow, objectPath: string): ObjectLocation {
 
 /** The package's intended files by user path; unknown paths are refused. */
 async function intendedFiles(ctx: AppContext, pkg: PackageRow, paths: string[]) {
-  const rows = await ctx.db
-    .select()
-    .from(packageFiles)
-    .where(and(eq(packageFiles.packageId, pkg.id), inArray(packageFiles.userPath, paths)));
+  const rows = await intendedFilesByPath(ctx.db, pkg.id, paths);
   const byPath = new Map(rows.map((r) => [r.userPath, r]));
   for (const path of paths) {
     if (!byPath.has(path)) throw refuse('user_path', `${sendMessages.unknownFile} (${path})`);
@@ -335,16 +291,15 @@ export async function recordLargeFile(
   if (manifest.sizeBytes !== intended.size) throw refuse('size', sendMessages.sizeMismatch);
   await ctx.db.transaction(async (tx) => {
     await assertStillUploading(tx, pkg);
-    await tx
-      .update(packageFiles)
-      .set({
-        state: 'stored',
+    await markStored(tx, [
+      {
+        id: intended.id,
         objectKey: key,
         etag: manifest.etag,
         slabStart: null,
         xxh128: input.xxh128 ?? null,
-      })
-      .where(eq(packageFiles.id, intended.id));
+      },
+    ]);
   });
   return { object_path: `/${pkg.container}/${key}`, etag: manifest.etag };
 }

@@ -10,12 +10,12 @@ import {
   type PinSent,
   type PinVerified,
 } from '@filerunner/protocol';
+import type { PackageRow, RecipientRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { tokenHash } from '../../http/secrets';
 import { SmsError } from '../../notify/sms';
 import type { RateLimiter, Limit } from '../accounts/rate-limit';
-import type { PackageRow, RecipientRow } from '../downloads/downloads.repository';
 import { pinLockedOut } from '../recipient-access/recipient-access';
 import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
 import { assertMayAskPin, pinRefusal } from './pin.policy';

@@ -1,17 +1,18 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import type { ContractRow, PackageRow, RecipientRow, UserRow } from '../../db/rows';
 import { contracts, packageRecipients, packages, users } from '../../db/schema';
-import { userColumns, type UserRow } from '../accounts/accounts.repository';
+import { userColumns } from '../accounts/accounts.repository';
 import { recipientRowOf, type RecipientOf } from './recipient-access.sql';
 
 export type { RecipientOf };
 
 /** A package as one of its recipients has it, with its contract and sender. */
 export interface RecipientAccess {
-  pkg: typeof packages.$inferSelect;
-  contract: typeof contracts.$inferSelect;
+  pkg: PackageRow;
+  contract: ContractRow;
   sender: UserRow | null;
-  recipient: typeof packageRecipients.$inferSelect;
+  recipient: RecipientRow;
 }
 
 /**

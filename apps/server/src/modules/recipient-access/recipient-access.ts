@@ -1,4 +1,4 @@
-import type { packageRecipients, packages } from '../../db/schema';
+import type { PackageRow, RecipientRow } from '../../db/rows';
 
 // The one rule of what a recipient may do with a package they were sent. The caller (a signed-in
 // user, or the holder of a link's key) is first matched to their recipient row of the package
@@ -9,9 +9,6 @@ import type { packageRecipients, packages } from '../../db/schema';
 // Checked in this order, so a caller learns no more than they may: a package that is not theirs
 // to see is unknown; a recipient the sender removed is told so before anything else; then an
 // expired package is gone; only then does a PIN matter.
-
-type PackageRow = typeof packages.$inferSelect;
-type RecipientRow = typeof packageRecipients.$inferSelect;
 
 /** What the rule reads of a package. */
 export type AccessPackage = Pick<

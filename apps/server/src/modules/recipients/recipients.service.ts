@@ -1,19 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { RecipientGroup, RecipientUser } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
-import { groupMembers, groups, memberships, users } from '../../db/schema';
 import { displayName } from '../accounts/display-name';
-import { memberColumns, memberFirstName, memberLastName } from '../memberships/member-view';
+import { enabledMembersOf, groupMembershipsOf } from './recipients.repository';
 
-interface MemberRow {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  mobile: string | null;
-  active: boolean;
-  masterGroup: boolean;
-}
+type MemberRow = Awaited<ReturnType<typeof enabledMembersOf>>[number];
 
 // Names and mobiles are the contract's own for the member (its default PIN mobile), never
 // another contract's or an unshared profile's.
@@ -41,20 +31,10 @@ export async function recipientGroupsFor(
   contractId: number,
   userId: number,
 ): Promise<RecipientGroup[]> {
-  const members: MemberRow[] = await db
-    .select({ ...memberColumns, masterGroup: memberships.masterGroup })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.contractId, contractId), eq(memberships.enabled, true)))
-    .orderBy(asc(memberFirstName), asc(memberLastName), asc(users.email));
+  const members = await enabledMembersOf(db, contractId);
   const caller = members.find((m) => m.id === userId);
   if (!caller) return [];
-  const links = await db
-    .select({ groupId: groups.id, name: groups.name, userId: groupMembers.userId })
-    .from(groupMembers)
-    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
-    .where(eq(groups.contractId, contractId))
-    .orderBy(asc(groups.name), asc(groups.id));
+  const links = await groupMembershipsOf(db, contractId);
 
   const byId = new Map(members.map((m) => [m.id, m]));
   const others = (ids: Iterable<number>) =>

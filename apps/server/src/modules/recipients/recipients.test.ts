@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, login, startTestServer, type TestServer } from '../../../test/harness';
 import { contracts } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
-import { insertGroup } from '../contracts/groups.service';
+import { insertGroup } from '../contracts/groups.repository';
 import { reachableUserIds } from './recipients.service';
 
 let server: TestServer;
