@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
 import { buildApp, type BuildOptions, type BuiltApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -69,6 +70,42 @@ export async function startTestServer(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test file's server, and `caller(server)` for it. */
+export interface FileServer {
+  server: TestServer;
+  as: Caller;
+}
+
+/**
+ * One server for a test file: started (then `ready` called with it) before the file's tests,
+ * closed after them. `ready` keeps what the tests use, e.g. `(t) => ({ server, as } = t)`.
+ */
+export function useTestServer(
+  ready: (t: FileServer) => unknown,
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(env, options);
+    await ready({ server, as: caller(server) });
+  });
+  afterAll(() => server?.close());
+}
+
+/** A test file's server with a contract fixture on it (see contractFixture). */
+export interface FixtureServer extends FileServer {
+  fx: ContractFixture;
+}
+
+/** useTestServer, with a contract fixture made on the server before `ready` is called. */
+export function useFixtureServer(
+  ready: (t: FixtureServer) => unknown,
+  env: Record<string, string> = {},
+): void {
+  useTestServer(async (t) => ready({ ...t, fx: await contractFixture(t.server) }), env);
 }
 
 let counter = 0;
@@ -152,13 +189,16 @@ export interface Calls {
   delete(url: string, body?: unknown): Promise<LightMyRequestResponse>;
 }
 
+/** What `caller` returns: the calls of one caller, `as(who).get(...)`. */
+export type Caller = (who: Who) => Calls;
+
 /**
  * Calls the API as someone, through Fastify's inject:
  * `const as = caller(server); await as(fx.admin).post('/api/contracts/x/addgroup/', body)`.
  * A user's headers carry the session cookie and the client-version header; `as(null)` is an
  * anonymous browser call: the client-version header and no cookie.
  */
-export function caller(server: BuiltApp): (who: Who) => Calls {
+export function caller(server: BuiltApp): Caller {
   return (who) => {
     const headers = who?.headers ?? BASE_HEADERS;
     const request: Calls['request'] = (method, url, body, query) =>
@@ -204,6 +244,9 @@ export async function contractFixture(server: TestServer) {
   const outsider = { user: outsiderUser, headers: await login(server, outsiderUser.email) };
   return { contract: contract!, admin, sender, receiver, outsider };
 }
+
+/** What contractFixture makes. */
+export type ContractFixture = Awaited<ReturnType<typeof contractFixture>>;
 
 type MemberPermissions = { admin?: boolean; send?: boolean; masterGroup?: boolean };
 

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { contractFixture, startTestServer, type TestServer } from '../../test/harness';
+import { useFixtureServer, type ContractFixture, type TestServer } from '../../test/harness';
 import { contracts, defaultContractSettings, packages } from '../db/schema';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 const HOUR = 3_600_000;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
+useFixtureServer(async (t) => {
+  ({ server, fx } = t);
   await server.ctx.db
     .update(contracts)
     .set({
@@ -33,7 +32,6 @@ beforeAll(async () => {
   await add('Plenty of time', 72);
   await add('Already expired', -1);
 });
-afterAll(() => server.close());
 
 describe('expiry sweep', () => {
   it('tells the notification list once about each package in its last day', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@filerunner/protocol';
 import { sessions, userTokens } from '../../db/schema';
@@ -8,18 +8,15 @@ import {
   linkIn,
   login,
   PASSWORD,
-  startTestServer,
   uniqueEmail,
+  useTestServer,
   type TestServer,
 } from '../../../test/harness';
 import { inviteUser } from './accounts.service';
 
 let server: TestServer;
-beforeAll(async () => {
-  // Sessions of the default 8 hours, capped at a day from login.
-  server = await startTestServer({ LOGIN_RATE_LIMIT: '3', SESSION_MAX_AGE_SECONDS: '86400' });
-});
-afterAll(() => server.close());
+// Sessions of the default 8 hours, capped at a day from login.
+useTestServer((t) => ({ server } = t), { LOGIN_RATE_LIMIT: '3', SESSION_MAX_AGE_SECONDS: '86400' });
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = BASE_HEADERS) =>
   server.app.inject({ method: 'POST', url, headers, payload: payload as object });

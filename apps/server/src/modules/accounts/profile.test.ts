@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { messages } from '@filerunner/protocol';
 import {
@@ -6,15 +6,12 @@ import {
   createUser,
   login,
   PASSWORD,
-  startTestServer,
+  useTestServer,
   type TestServer,
 } from '../../../test/harness';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+useTestServer((t) => ({ server } = t));
 
 function profileForm(fields: Record<string, string>, avatar?: { data: Buffer; type: string }) {
   const form = new FormData();

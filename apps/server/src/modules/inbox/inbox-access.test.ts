@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inboxMessages } from '@filerunner/protocol';
 import {
-  contractFixture,
   contractMember,
-  startTestServer,
+  useFixtureServer,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
 import { contracts, defaultContractSettings } from '../../db/schema';
@@ -16,12 +16,11 @@ import { addRecipient, createPackage } from '../downloads/download-fixtures';
 // package of its own, so one row's change never decides another's answer.
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 let otherGroup: { user: { id: number; email: string }; headers: Record<string, string> };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
+useFixtureServer(async (t) => {
+  ({ server, fx } = t);
   await server.ctx.db
     .update(contracts)
     .set({ settings: { ...defaultContractSettings, can_extend_expiry: true } })
@@ -37,7 +36,6 @@ beforeAll(async () => {
     members: [otherGroup.user.id],
   });
 });
-afterAll(() => server.close());
 
 type PackageState = 'open' | 'expired' | 'locked' | 'removed';
 

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expiryExtensionDays, inboxMessages, type ReceivedPage } from '@filerunner/protocol';
 import {
-  caller,
   contractFixture,
   contractMember,
-  startTestServer,
+  useFixtureServer,
+  type Caller,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
 import { contracts, defaultContractSettings, packages } from '../../db/schema';
@@ -13,17 +14,12 @@ import { addMember } from '../contracts/contracts.service';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-let as: ReturnType<typeof caller>;
+let fx: ContractFixture;
+let as: Caller;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-  as = caller(server);
-});
-afterAll(() => server.close());
+useFixtureServer((t) => ({ server, fx, as } = t));
 
 async function setSettings(contractId: number, change: Partial<typeof defaultContractSettings>) {
   await server.ctx.db

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inboxMessages, sendMessages, type SentPackage } from '@filerunner/protocol';
 import {
-  caller,
-  contractFixture,
   createUser,
   login,
-  startTestServer,
   uniqueEmail,
+  useFixtureServer,
+  type Caller,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
 import {
@@ -21,20 +21,17 @@ import { insertGroup } from '../contracts/groups.service';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-let as: ReturnType<typeof caller>;
+let fx: ContractFixture;
+let as: Caller;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-  as = caller(server);
+useFixtureServer(async (t) => {
+  ({ server, fx, as } = t);
   // The sender reaches the receiver by the group rules: they share a group.
   await insertGroup(server.ctx.db, fx.contract.id, {
     name: 'Crew',
     members: [fx.sender.user.id, fx.receiver.user.id],
   });
 });
-afterAll(() => server.close());
 
 async function setSettings(change: Partial<typeof defaultContractSettings>) {
   await server.ctx.db

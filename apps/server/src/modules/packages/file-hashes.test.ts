@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { xxhash128 } from 'hash-wasm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendMessages, type BulkResponse, type SenderPackage } from '@filerunner/protocol';
-import { caller, contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import {
+  caller,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
 import { packageFiles } from '../../db/schema';
 import { insertGroup } from '../contracts/groups.service';
 
@@ -14,16 +19,14 @@ import { insertGroup } from '../contracts/groups.service';
 const HOUR = 3_600_000;
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
+let fx: ContractFixture;
+useFixtureServer(async (t) => {
+  ({ server, fx } = t);
   await insertGroup(server.ctx.db, fx.contract.id, {
     name: 'Team',
     members: [fx.sender.user.id, fx.receiver.user.id],
   });
 });
-afterAll(() => server.close());
 
 /** Deterministic bytes, different per seed. */
 function bytesOf(size: number, seed: number): Buffer {

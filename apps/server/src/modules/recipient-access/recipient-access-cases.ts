@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { contractFixture, TestServer } from '../../../test/harness';
+import type { ContractFixture, TestServer } from '../../../test/harness';
 import { packageRecipients, packages, type PackageStatus } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
@@ -11,8 +11,6 @@ import type { RecipientOf } from './recipient-access.sql';
 
 const HOUR = 3_600_000;
 const MOBILE = '+447700900123';
-
-export type Fixture = Awaited<ReturnType<typeof contractFixture>>;
 
 /**
  * Who calls: the contract's receiver (signed in; their row also has a link key), an ad-hoc
@@ -213,7 +211,11 @@ export interface MadeCase {
 }
 
 /** Makes a case's package (one file) and recipient rows. */
-export async function makeCase(server: TestServer, fx: Fixture, c: AccessCase): Promise<MadeCase> {
+export async function makeCase(
+  server: TestServer,
+  fx: ContractFixture,
+  c: AccessCase,
+): Promise<MadeCase> {
   const { db } = server.ctx;
   const { pkg } = await createPackage(server, {
     contractId: fx.contract.id,

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ReceivedPage } from '@filerunner/protocol';
 import {
   BASE_HEADERS,
-  contractFixture,
-  startTestServer,
+  useFixtureServer,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
 import { contracts, defaultContractSettings, packages } from '../../db/schema';
@@ -21,13 +21,7 @@ import {
   pinLockedOut,
   type Access,
 } from './recipient-access';
-import {
-  accessCases,
-  makeCase,
-  type Answers,
-  type Fixture,
-  type MadeCase,
-} from './recipient-access-cases';
+import { accessCases, makeCase, type Answers, type MadeCase } from './recipient-access-cases';
 import { findRecipientAccess } from './recipient-access.repository';
 
 // The table of recipient-access cases through every route that asks the rule: each route's
@@ -35,11 +29,10 @@ import { findRecipientAccess } from './recipient-access.repository';
 // the signed-in caller and for the holder of the link key alike.
 
 let server: TestServer;
-let fx: Fixture;
+let fx: ContractFixture;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
+useFixtureServer(async (t) => {
+  ({ server, fx } = t);
   // So that extending the expiry answers for the rule alone (the cases' packages end in 12 hours,
   // within the last day the extension is offered in).
   await server.ctx.db
@@ -47,7 +40,6 @@ beforeAll(async () => {
     .set({ settings: { ...defaultContractSettings, can_extend_expiry: true } })
     .where(eq(contracts.id, fx.contract.id));
 });
-afterAll(() => server.close());
 
 type Response = Awaited<ReturnType<TestServer['app']['inject']>>;
 

@@ -1,6 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import {
+  contractFixture,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
 import { packageRecipients, packages } from '../../db/schema';
 import { receivedListOf } from '../inbox/inbox-lists.repository';
 import {
@@ -13,7 +18,7 @@ import {
   needsPin,
   pinLockedOut,
 } from './recipient-access';
-import { accessCases, makeCase, type Answers, type Fixture } from './recipient-access-cases';
+import { accessCases, makeCase, type Answers } from './recipient-access-cases';
 import { findRecipientAccess, type RecipientAccess } from './recipient-access.repository';
 import {
   isExpiredSql,
@@ -28,13 +33,9 @@ import {
 // says, and the SQL twin answers the same on the same rows of the test run's PostgreSQL.
 
 let server: TestServer;
-let fx: Fixture;
+let fx: ContractFixture;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-});
-afterAll(() => server.close());
+useFixtureServer((t) => ({ server, fx } = t));
 
 /** The rule's answers for a loaded row (null: the caller has none). */
 function ruleAnswers(row: RecipientAccess | null, now: Date): Answers {
