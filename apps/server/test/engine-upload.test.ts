@@ -24,7 +24,6 @@ import {
   type UploadRecord,
 } from '@filerunner/transfer/node';
 import { swiftEnvironment, swiftServerSettings } from '../src/storage/swift/swift-test-environment';
-import { insertGroup } from '../src/modules/contracts/groups.service';
 import {
   countingHttpClient,
   fastClock,
@@ -36,8 +35,8 @@ import {
   writeSmallFiles,
   type SeenRequest,
 } from './engine-fixtures';
-import { contractFixture, startTestServer, type TestServer } from './harness';
-import { testHttpClient } from './uploader';
+import { startTestServer, type TestServer } from './harness';
+import { listeningSender, testHttpClient } from './uploader';
 
 // The upload engine through its Node entry against the real server and store: files on disk,
 // the HTTP client on fetch, a JSON ledger file, xxh128 by hash-wasm.
@@ -76,12 +75,7 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 /** A listening server with a contract whose sender may send to its receiver. */
 async function senderOn(server: TestServer) {
-  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const fx = await contractFixture(server);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Crew',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+  const { origin, fx } = await listeningSender(server, 'Crew');
   /** A runner sending `plan` as a new package, with the Node ports and the given changes. */
   const runner = (
     plan: UploadPlan,

@@ -2,20 +2,26 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessages } from '@filerunner/protocol';
 import {
-  contractFixture,
   createUser,
   linkIn,
   startTestServer,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { everyKindOfFile, fileBytes, TestUploader, type TestFile } from '../../../test/uploader';
+import {
+  everyKindOfFile,
+  fileBytes,
+  listeningSender,
+  TestUploader,
+  type TestFile,
+} from '../../../test/uploader';
 import { contracts, defaultContractSettings, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.service';
 import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 let origin: string;
 let sender: TestUploader;
 
@@ -38,13 +44,8 @@ afterAll(() => server.close());
 
 /** What every send test needs: a contract with groups, notifications and a listening server. */
 async function setUpContract(server: TestServer) {
-  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const fx = await contractFixture(server);
   // The sender and the receive-only member share a group; the admin is in the master group.
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Design',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+  const setUp = await listeningSender(server, 'Design');
   await server.ctx.db
     .update(contracts)
     .set({
@@ -54,8 +55,8 @@ async function setUpContract(server: TestServer) {
         notifications: [{ name: 'Ops', email: 'ops-sent@example.com', enabled: true }],
       },
     })
-    .where(eq(contracts.id, fx.contract.id));
-  return { origin, fx, sender: new TestUploader(server, origin, fx.sender.headers) };
+    .where(eq(contracts.id, setUp.fx.contract.id));
+  return setUp;
 }
 
 const swift = swiftEnvironment();
@@ -296,11 +297,7 @@ describe('what a send is checked against', () => {
  * The whole send path driven by the upload engine: FormPost for small files, a slab, segments
  * joined by a manifest, finalise; then the recipients' and the watch list's mails.
  */
-async function sendsEveryKindOfFile(
-  server: TestServer,
-  fx: Awaited<ReturnType<typeof contractFixture>>,
-  sender: TestUploader,
-) {
+async function sendsEveryKindOfFile(server: TestServer, fx: ContractFixture, sender: TestUploader) {
   const { slabbed, all } = everyKindOfFile();
 
   const pkg = await sender.create({
