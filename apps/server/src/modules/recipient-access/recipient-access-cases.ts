@@ -55,6 +55,22 @@ const all = (answer: Refusal): Answers => ({
 const hidden = { ...all('not_found'), needsPin: false, pinLockedOut: false } as const;
 const open = { mayList: 'ok', maySeeFiles: 'ok', mayUse: 'ok' } as const;
 const removed = { ...all('removed'), mayList: 'ok', needsPin: false, pinLockedOut: false } as const;
+/** Open, and no PIN to ask for: everything may be done. */
+const openNoPin = {
+  ...open,
+  mayAskPin: 'pin_not_required',
+  mayDownload: 'ok',
+  needsPin: false,
+  pinLockedOut: false,
+} as const;
+/** A PIN package whose PIN is not proven yet: listed and open, not yet downloadable. */
+const pinToProve = {
+  ...open,
+  mayAskPin: 'ok',
+  mayDownload: 'needs_pin',
+  needsPin: true,
+  pinLockedOut: false,
+} as const;
 const expired = {
   ...open,
   mayUse: 'expired',
@@ -68,13 +84,7 @@ export const accessCases: AccessCase[] = [
   {
     title: 'the recipient, open package',
     caller: 'receiver',
-    expected: {
-      ...open,
-      mayAskPin: 'pin_not_required',
-      mayDownload: 'ok',
-      needsPin: false,
-      pinLockedOut: false,
-    },
+    expected: openNoPin,
   },
   {
     title: 'expired package',
@@ -112,13 +122,7 @@ export const accessCases: AccessCase[] = [
     title: 'PIN package, PIN not proven',
     caller: 'receiver',
     recipient: 'needsPin',
-    expected: {
-      ...open,
-      mayAskPin: 'ok',
-      mayDownload: 'needs_pin',
-      needsPin: true,
-      pinLockedOut: false,
-    },
+    expected: pinToProve,
   },
   {
     title: 'PIN package, PIN proven',
@@ -130,13 +134,7 @@ export const accessCases: AccessCase[] = [
     title: 'PIN package, locked out after wrong PINs',
     caller: 'receiver',
     recipient: 'pinLockedOut',
-    expected: {
-      ...open,
-      mayAskPin: 'ok',
-      mayDownload: 'needs_pin',
-      needsPin: true,
-      pinLockedOut: true,
-    },
+    expected: { ...pinToProve, pinLockedOut: true },
   },
   {
     title: 'PIN package, PIN not proven, expired',
@@ -150,25 +148,13 @@ export const accessCases: AccessCase[] = [
   {
     title: 'ad-hoc recipient by key',
     caller: 'adHoc',
-    expected: {
-      ...open,
-      mayAskPin: 'pin_not_required',
-      mayDownload: 'ok',
-      needsPin: false,
-      pinLockedOut: false,
-    },
+    expected: openNoPin,
   },
   {
     title: 'ad-hoc recipient by key, PIN not proven',
     caller: 'adHoc',
     recipient: 'needsPin',
-    expected: {
-      ...open,
-      mayAskPin: 'ok',
-      mayDownload: 'needs_pin',
-      needsPin: true,
-      pinLockedOut: false,
-    },
+    expected: pinToProve,
   },
   {
     title: 'ad-hoc recipient by key, removed',
