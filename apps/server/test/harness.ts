@@ -1,16 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
 import { buildApp, type BuildOptions, type BuiltApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createScratchDatabase } from '../src/db/scratch-database';
-import { users } from '../src/db/schema';
+import { contracts, defaultContractSettings, users } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
 import { addMember } from '../src/modules/contracts/contracts.service';
-import { contracts } from '../src/db/schema';
+import { insertGroup } from '../src/modules/contracts/groups.service';
 import { linkIn, readMailFolder, waitForMailIn, type CapturedMail } from './captured-mail';
 
 export { linkIn, type CapturedMail };
@@ -259,4 +260,24 @@ export async function contractMember(
   const user = await createUser(server);
   await addMember(server.ctx, contractId, user.id, permissions);
   return { user, headers: await login(server, user.email) };
+}
+
+/** Sets a contract's settings: the defaults, with `change` over them. */
+export async function setContractSettings(
+  server: BuiltApp,
+  contractId: number,
+  change: Partial<typeof defaultContractSettings>,
+): Promise<void> {
+  await server.ctx.db
+    .update(contracts)
+    .set({ settings: { ...defaultContractSettings, ...change } })
+    .where(eq(contracts.id, contractId));
+}
+
+/** A new group `name` of the fixture's sender and receiver: the sender may send to the receiver. */
+export function groupOfSenderAndReceiver(server: BuiltApp, fx: ContractFixture, name: string) {
+  return insertGroup(server.ctx.db, fx.contract.id, {
+    name,
+    members: [fx.sender.user.id, fx.receiver.user.id],
+  });
 }

@@ -14,8 +14,7 @@ import {
   type UploadPorts,
   type UploadRecord,
 } from '@filerunner/transfer/node';
-import { insertGroup } from '../src/modules/contracts/groups.service';
-import { contractFixture, type TestServer } from './harness';
+import { contractFixture, groupOfSenderAndReceiver, type TestServer } from './harness';
 
 /** A file the test sends: its path in the package and its bytes. */
 export interface TestFile {
@@ -129,10 +128,7 @@ export function testHttpClient(server: TestServer, origin: string, inner: HttpCl
 export async function listeningSender(server: TestServer, group: string) {
   const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const fx = await contractFixture(server);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: group,
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+  await groupOfSenderAndReceiver(server, fx, group);
   return { origin, fx, sender: new TestUploader(server, origin, fx.sender.headers) };
 }
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { useFixtureServer, type ContractFixture, type TestServer } from '../../test/harness';
-import { contracts, defaultContractSettings, packages } from '../db/schema';
+import {
+  setContractSettings,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../test/harness';
+import { packages } from '../db/schema';
 
 let server: TestServer;
 let fx: ContractFixture;
@@ -9,15 +13,9 @@ const HOUR = 3_600_000;
 
 useFixtureServer(async (t) => {
   ({ server, fx } = t);
-  await server.ctx.db
-    .update(contracts)
-    .set({
-      settings: {
-        ...defaultContractSettings,
-        notifications: [{ name: 'Watch', email: 'expiry-watch@example.com', enabled: true }],
-      },
-    })
-    .where(eq(contracts.id, fx.contract.id));
+  await setContractSettings(server, fx.contract.id, {
+    notifications: [{ name: 'Watch', email: 'expiry-watch@example.com', enabled: true }],
+  });
   const add = (name: string, expiresInHours: number) =>
     server.ctx.db.insert(packages).values({
       slug: `${name}-${fx.contract.id}`,

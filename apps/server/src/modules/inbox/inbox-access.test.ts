@@ -1,13 +1,13 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { inboxMessages } from '@filerunner/protocol';
 import {
   contractMember,
+  groupOfSenderAndReceiver,
+  setContractSettings,
   useFixtureServer,
   type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { contracts, defaultContractSettings } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { insertGroup } from '../contracts/groups.service';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
@@ -21,16 +21,10 @@ let otherGroup: { user: { id: number; email: string }; headers: Record<string, s
 
 useFixtureServer(async (t) => {
   ({ server, fx } = t);
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, can_extend_expiry: true } })
-    .where(eq(contracts.id, fx.contract.id));
+  await setContractSettings(server, fx.contract.id, { can_extend_expiry: true });
   // The sender and receiver share a group; this receive-only member is in another one.
   otherGroup = await contractMember(server, fx.contract.id, {});
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Editors',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+  await groupOfSenderAndReceiver(server, fx, 'Editors');
   await insertGroup(server.ctx.db, fx.contract.id, {
     name: 'Clients',
     members: [otherGroup.user.id],

@@ -4,12 +4,13 @@ import { expiryExtensionDays, inboxMessages, type ReceivedPage } from '@filerunn
 import {
   contractFixture,
   contractMember,
+  setContractSettings,
   useFixtureServer,
   type Caller,
   type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { contracts, defaultContractSettings, packages } from '../../db/schema';
+import { packages } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
@@ -20,13 +21,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 useFixtureServer((t) => ({ server, fx, as } = t));
-
-async function setSettings(contractId: number, change: Partial<typeof defaultContractSettings>) {
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, ...change } })
-    .where(eq(contracts.id, contractId));
-}
 
 /** A sent one-file package of the fixture's sender to `to`, sent `ageHours` ago. */
 async function sentTo(
@@ -144,7 +138,7 @@ describe('extending the expiry', () => {
   const extend = (slug: string) => as(fx.receiver).post(`/api/packages/${slug}/extend-expiry/`);
 
   it('is refused when the contract does not allow it', async () => {
-    await setSettings(fx.contract.id, { can_extend_expiry: false });
+    await setContractSettings(server, fx.contract.id, { can_extend_expiry: false });
     const pkg = await sentTo([fx.receiver.user], { expiresInHours: 12 });
     const response = await extend(pkg.slug);
     expect(response.statusCode).toBe(403);
@@ -152,7 +146,7 @@ describe('extending the expiry', () => {
   });
 
   it('needs the package to be expiring, and keeps it within 15 days of sending', async () => {
-    await setSettings(fx.contract.id, { can_extend_expiry: true });
+    await setContractSettings(server, fx.contract.id, { can_extend_expiry: true });
     const later = await sentTo([fx.receiver.user], { expiresInHours: 72 });
     expect((await extend(later.slug)).json()).toEqual({ detail: inboxMessages.extendNotExpiring });
 

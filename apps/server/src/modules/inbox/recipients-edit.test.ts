@@ -3,19 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { inboxMessages, sendMessages, type SentPackage } from '@filerunner/protocol';
 import {
   createUser,
+  groupOfSenderAndReceiver,
   login,
+  setContractSettings,
   uniqueEmail,
   useFixtureServer,
   type Caller,
   type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import {
-  contracts,
-  defaultContractSettings,
-  memberships,
-  packageRecipients,
-} from '../../db/schema';
+import { defaultContractSettings, memberships, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.service';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
@@ -27,18 +24,11 @@ let as: Caller;
 useFixtureServer(async (t) => {
   ({ server, fx, as } = t);
   // The sender reaches the receiver by the group rules: they share a group.
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Crew',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+  await groupOfSenderAndReceiver(server, fx, 'Crew');
 });
 
-async function setSettings(change: Partial<typeof defaultContractSettings>) {
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, ...change } })
-    .where(eq(contracts.id, fx.contract.id));
-}
+const setSettings = (change: Partial<typeof defaultContractSettings>) =>
+  setContractSettings(server, fx.contract.id, change);
 
 async function sentPackage(expiresInHours = 72) {
   const { pkg } = await createPackage(server, {

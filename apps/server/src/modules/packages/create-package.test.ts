@@ -1,23 +1,22 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER, sendMessages, type SenderPackage } from '@filerunner/protocol';
-import { useFixtureServer, type ContractFixture, type TestServer } from '../../../test/harness';
-import { contracts, defaultContractSettings, packages, users } from '../../db/schema';
-import { insertGroup } from '../contracts/groups.service';
+import {
+  groupOfSenderAndReceiver,
+  setContractSettings,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
+import { packages, users } from '../../db/schema';
 
 let server: TestServer;
 let fx: ContractFixture;
 
 useFixtureServer(async (t) => {
   ({ server, fx } = t);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Design',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, can_add_ad_hoc: true } })
-    .where(eq(contracts.id, fx.contract.id));
+  await groupOfSenderAndReceiver(server, fx, 'Design');
+  await setContractSettings(server, fx.contract.id, { can_add_ad_hoc: true });
 });
 
 let count = 0;

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { sendMessages, type BulkResponse, type SenderPackage } from '@filerunner/protocol';
 import {
   caller,
+  groupOfSenderAndReceiver,
   useFixtureServer,
   type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
 import { packageFiles } from '../../db/schema';
-import { insertGroup } from '../contracts/groups.service';
 
 // The engine hashes every file with XXH128 while it uploads it (the hash ASC MHL records), and
 // the server keeps that hash with the file. Here the hashes are computed by the test itself and
@@ -22,10 +22,7 @@ let server: TestServer;
 let fx: ContractFixture;
 useFixtureServer(async (t) => {
   ({ server, fx } = t);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Team',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+  await groupOfSenderAndReceiver(server, fx, 'Team');
 });
 
 /** Deterministic bytes, different per seed. */

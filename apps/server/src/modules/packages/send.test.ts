@@ -4,6 +4,7 @@ import { sendMessages } from '@filerunner/protocol';
 import {
   createUser,
   linkIn,
+  setContractSettings,
   startTestServer,
   type ContractFixture,
   type TestServer,
@@ -15,7 +16,7 @@ import {
   TestUploader,
   type TestFile,
 } from '../../../test/uploader';
-import { contracts, defaultContractSettings, packageRecipients } from '../../db/schema';
+import { defaultContractSettings, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.service';
 import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
@@ -46,16 +47,10 @@ afterAll(() => server.close());
 async function setUpContract(server: TestServer) {
   // The sender and the receive-only member share a group; the admin is in the master group.
   const setUp = await listeningSender(server, 'Design');
-  await server.ctx.db
-    .update(contracts)
-    .set({
-      settings: {
-        ...defaultContractSettings,
-        can_add_ad_hoc: true,
-        notifications: [{ name: 'Ops', email: 'ops-sent@example.com', enabled: true }],
-      },
-    })
-    .where(eq(contracts.id, setUp.fx.contract.id));
+  await setContractSettings(server, setUp.fx.contract.id, {
+    can_add_ad_hoc: true,
+    notifications: [{ name: 'Ops', email: 'ops-sent@example.com', enabled: true }],
+  });
   return setUp;
 }
 
@@ -206,10 +201,7 @@ describe('what a send is checked against', () => {
 
   it('applies the contract’s PIN policy and ad-hoc setting', async () => {
     const setSettings = (settings: Partial<typeof defaultContractSettings>) =>
-      server.ctx.db
-        .update(contracts)
-        .set({ settings: { ...defaultContractSettings, ...settings } })
-        .where(eq(contracts.id, fx.contract.id));
+      setContractSettings(server, fx.contract.id, settings);
     const adHoc = { recipients: [{ email: 'new.person@example.com' }] };
 
     await setSettings({ can_add_ad_hoc: false });
@@ -263,10 +255,7 @@ describe('what a send is checked against', () => {
   });
 
   it('never reaches a member outside the sender’s groups, not even by typing their email', async () => {
-    await server.ctx.db
-      .update(contracts)
-      .set({ settings: { ...defaultContractSettings, can_add_ad_hoc: true } })
-      .where(eq(contracts.id, fx.contract.id));
+    await setContractSettings(server, fx.contract.id, { can_add_ad_hoc: true });
     const hidden = await createUser(server);
     await addMember(server.ctx, fx.contract.id, hidden.id, { send: true });
     await insertGroup(server.ctx.db, fx.contract.id, { name: 'Closed', members: [hidden.id] });

@@ -3,7 +3,18 @@ import type { ContractFixture, TestServer } from '../../../test/harness';
 import { packageRecipients, packages, type PackageStatus } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
-import type { Access, Refusal } from './recipient-access';
+import {
+  mayAskPin,
+  mayDownload,
+  mayList,
+  maySeeFiles,
+  mayUse,
+  needsPin,
+  pinLockedOut,
+  type Access,
+  type Refusal,
+} from './recipient-access';
+import type { RecipientAccess } from './recipient-access.repository';
 import type { RecipientOf } from './recipient-access.sql';
 
 // Test support: the table of recipient-access cases that recipient-access.test.ts runs through
@@ -42,6 +53,20 @@ export interface AccessCase {
   };
   recipient?: 'removed' | 'needsPin' | 'pinProven' | 'pinLockedOut';
   expected: Answers;
+}
+
+/** The rule's answers for a loaded row (null: the caller has none). */
+export function answersOf(row: RecipientAccess | null, now: Date): Answers {
+  return {
+    mayList: mayList(row, now),
+    maySeeFiles: maySeeFiles(row, now),
+    mayUse: mayUse(row, now),
+    mayAskPin: mayAskPin(row, now),
+    mayDownload: mayDownload(row, now),
+    ...(row
+      ? { needsPin: needsPin(row.recipient), pinLockedOut: pinLockedOut(row.recipient, now) }
+      : {}),
+  };
 }
 
 const all = (answer: Refusal): Answers => ({

@@ -3,25 +3,23 @@ import { describe, expect, it } from 'vitest';
 import type { ReceivedPage } from '@filerunner/protocol';
 import {
   BASE_HEADERS,
+  setContractSettings,
   useFixtureServer,
   type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { contracts, defaultContractSettings, packages } from '../../db/schema';
+import { packages } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { insertGrant, storedFiles } from '../downloads/downloads.repository';
 import { packageTar } from '../downloads/package-bytes';
+import type { Access } from './recipient-access';
 import {
-  mayAskPin,
-  mayDownload,
-  mayList,
-  maySeeFiles,
-  mayUse,
-  needsPin,
-  pinLockedOut,
-  type Access,
-} from './recipient-access';
-import { accessCases, makeCase, type Answers, type MadeCase } from './recipient-access-cases';
+  accessCases,
+  answersOf,
+  makeCase,
+  type Answers,
+  type MadeCase,
+} from './recipient-access-cases';
 import { findRecipientAccess } from './recipient-access.repository';
 
 // The table of recipient-access cases through every route that asks the rule: each route's
@@ -35,10 +33,7 @@ useFixtureServer(async (t) => {
   ({ server, fx } = t);
   // So that extending the expiry answers for the rule alone (the cases' packages end in 12 hours,
   // within the last day the extension is offered in).
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, can_extend_expiry: true } })
-    .where(eq(contracts.id, fx.contract.id));
+  await setContractSettings(server, fx.contract.id, { can_extend_expiry: true });
 });
 
 type Response = Awaited<ReturnType<TestServer['app']['inject']>>;
@@ -219,17 +214,7 @@ async function grantFor(made: MadeCase): Promise<string> {
 /** The rule's answers for the caller's row, as the routes load it. */
 async function ruleAnswers(made: MadeCase): Promise<Answers> {
   const row = await findRecipientAccess(server.ctx.db, made.slug, made.who[0]!);
-  const now = new Date();
-  return {
-    mayList: mayList(row, now),
-    maySeeFiles: maySeeFiles(row, now),
-    mayUse: mayUse(row, now),
-    mayAskPin: mayAskPin(row, now),
-    mayDownload: mayDownload(row, now),
-    ...(row
-      ? { needsPin: needsPin(row.recipient), pinLockedOut: pinLockedOut(row.recipient, now) }
-      : {}),
-  };
+  return answersOf(row, new Date());
 }
 
 const reaches = (route: RouteCase, made: MadeCase) =>

@@ -8,18 +8,9 @@ import {
 } from '../../../test/harness';
 import { packageRecipients, packages } from '../../db/schema';
 import { receivedListOf } from '../inbox/inbox-lists.repository';
-import {
-  isExpired,
-  mayAskPin,
-  mayDownload,
-  mayList,
-  maySeeFiles,
-  mayUse,
-  needsPin,
-  pinLockedOut,
-} from './recipient-access';
-import { accessCases, makeCase, type Answers } from './recipient-access-cases';
-import { findRecipientAccess, type RecipientAccess } from './recipient-access.repository';
+import { isExpired, mayList, mayUse } from './recipient-access';
+import { accessCases, answersOf, makeCase } from './recipient-access-cases';
+import { findRecipientAccess } from './recipient-access.repository';
 import {
   isExpiredSql,
   mayListSql,
@@ -36,20 +27,6 @@ let server: TestServer;
 let fx: ContractFixture;
 
 useFixtureServer((t) => ({ server, fx } = t));
-
-/** The rule's answers for a loaded row (null: the caller has none). */
-function ruleAnswers(row: RecipientAccess | null, now: Date): Answers {
-  return {
-    mayList: mayList(row, now),
-    maySeeFiles: maySeeFiles(row, now),
-    mayUse: mayUse(row, now),
-    mayAskPin: mayAskPin(row, now),
-    mayDownload: mayDownload(row, now),
-    ...(row
-      ? { needsPin: needsPin(row.recipient), pinLockedOut: pinLockedOut(row.recipient, now) }
-      : {}),
-  };
-}
 
 /** What the SQL twin answers for the caller's row of the package, or null when it finds none. */
 async function sqlAnswers(slug: string, who: RecipientOf, now: Date) {
@@ -73,7 +50,7 @@ describe('the recipient-access rule and its SQL twin', () => {
       for (const who of made.who) {
         const row = await findRecipientAccess(server.ctx.db, made.slug, who);
         const now = new Date();
-        const answers = ruleAnswers(row, now);
+        const answers = answersOf(row, now);
         expect(answers, JSON.stringify(who)).toEqual(c.expected);
 
         const twin = await sqlAnswers(made.slug, who, now);
