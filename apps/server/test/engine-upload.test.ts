@@ -23,7 +23,6 @@ import {
   type UploadPlan,
   type UploadRecord,
 } from '@filerunner/transfer/node';
-import { swiftEnvironment, swiftServerSettings } from '../src/storage/swift/swift-test-environment';
 import {
   countingHttpClient,
   fastClock,
@@ -35,7 +34,7 @@ import {
   writeSmallFiles,
   type SeenRequest,
 } from './engine-fixtures';
-import { startTestServer, type TestServer } from './harness';
+import { describeOnSwift, startTestServer, type TestServer } from './harness';
 import { listeningSender, testHttpClient } from './uploader';
 
 // The upload engine through its Node entry against the real server and store: files on disk,
@@ -429,14 +428,9 @@ describe('the upload engine against the embedded store', () => {
   }, 120_000);
 });
 
-const swift = swiftEnvironment();
-// Reported as skipped, not left out, when SWIFT_AUTH_URL names no Swift.
-describe.runIf(swift !== null)('the upload engine against OpenStack Swift (SWIFT_AUTH_URL)', () => {
-  let server: TestServer;
-  afterAll(() => server?.close());
-
+describeOnSwift('the upload engine against OpenStack Swift (SWIFT_AUTH_URL)', (startServer) => {
   it('sends a 1 GiB file and 2,000 small files in folders, every stored byte as on disk', async () => {
-    server = await startTestServer(swiftServerSettings(swift!));
+    const server = await startServer();
     const env = await senderOn(server);
     const runner = env.runner(planUpload(bigSources));
     const record = await runner.start();

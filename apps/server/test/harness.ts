@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
 import { buildApp, type BuildOptions, type BuiltApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createScratchDatabase } from '../src/db/scratch-database';
 import { contracts, defaultContractSettings, users } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
+import { swiftEnvironment, swiftServerSettings } from '../src/storage/swift/swift-test-environment';
 import { addMember } from '../src/modules/contracts/contracts.service';
 import { insertGroup } from '../src/modules/contracts/groups.service';
 import { linkIn, readMailFolder, waitForMailIn, type CapturedMail } from './captured-mail';
@@ -94,6 +95,23 @@ export function useTestServer(
     await ready({ server, as: caller(server) });
   });
   afterAll(() => server?.close());
+}
+
+/**
+ * A suite against the OpenStack Swift that SWIFT_AUTH_URL names, reported as skipped (not left
+ * out) when it names none. `startServer` starts the suite's test server (once), storing its
+ * objects on that Swift; it is closed after the suite.
+ */
+export function describeOnSwift(
+  title: string,
+  suite: (startServer: () => Promise<TestServer>) => void,
+): void {
+  const swift = swiftEnvironment();
+  describe.runIf(swift !== null)(title, () => {
+    let server: TestServer | undefined;
+    afterAll(() => server?.close());
+    suite(async () => (server = await startTestServer(swiftServerSettings(swift!))));
+  });
 }
 
 /** A test file's server with a contract fixture on it (see contractFixture). */

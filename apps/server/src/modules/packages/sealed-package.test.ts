@@ -1,11 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
 import { sendMessages } from '@filerunner/protocol';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import { describeOnSwift, useTestServer, type TestServer } from '../../../test/harness';
 import { everyKindOfFile, fileBytes, listeningSender } from '../../../test/uploader';
 import { packageFiles } from '../../db/schema';
-import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 
 // Once a package is sent its objects are sealed: the upload grants handed out for it (still
 // valid for a while) may no longer change them, and a download never serves bytes other than
@@ -76,11 +75,10 @@ async function download(server: TestServer, { fx, origin }: SetUp, slug: string,
 describe('a sent package on the embedded store', () => {
   let server: TestServer;
   let env: SetUp;
-  beforeAll(async () => {
-    server = await startTestServer();
+  useTestServer(async (t) => {
+    ({ server } = t);
     env = await setUp(server);
   });
-  afterAll(() => server.close());
 
   it('gives short upload grants, renewed by asking again while uploading', async () => {
     const pkg: SenderPackage = await env.sender.create({
@@ -159,17 +157,15 @@ describe('a sent package on the embedded store', () => {
   });
 });
 
-const swift = swiftEnvironment();
 // Swift has no sealed prefixes: a grant still valid can replace an object after sending. The
 // download's If-Match on the recorded etag is what keeps recipients from other bytes.
-describe.runIf(swift !== null)('a sent package on OpenStack Swift (SWIFT_AUTH_URL)', () => {
+describeOnSwift('a sent package on OpenStack Swift (SWIFT_AUTH_URL)', (startServer) => {
   let server: TestServer;
   let env: SetUp;
   beforeAll(async () => {
-    server = await startTestServer(swiftServerSettings(swift!));
+    server = await startServer();
     env = await setUp(server);
   });
-  afterAll(() => server?.close());
 
   it('fails the download naming a file replaced after sending', async () => {
     const { pkg, grants, small, send } = await withGrants(env);

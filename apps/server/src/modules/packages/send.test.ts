@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendMessages } from '@filerunner/protocol';
 import {
   createUser,
+  describeOnSwift,
   linkIn,
   setContractSettings,
-  startTestServer,
+  useTestServer,
   type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
@@ -19,7 +20,6 @@ import {
 import { defaultContractSettings, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.service';
-import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 
 let server: TestServer;
 let fx: ContractFixture;
@@ -37,11 +37,10 @@ const intended = (files: TestFile[]) => ({
   intended_files: files.map((f) => ({ filename: f.path, size: f.bytes.length })),
 });
 
-beforeAll(async () => {
-  server = await startTestServer();
+useTestServer(async (t) => {
+  ({ server } = t);
   ({ origin, fx, sender } = await setUpContract(server));
 });
-afterAll(() => server.close());
 
 /** What every send test needs: a contract with groups, notifications and a listening server. */
 async function setUpContract(server: TestServer) {
@@ -54,13 +53,9 @@ async function setUpContract(server: TestServer) {
   return setUp;
 }
 
-const swift = swiftEnvironment();
-// Reported as skipped, not left out, when SWIFT_AUTH_URL names no Swift.
-describe.runIf(swift !== null)('sending a package to OpenStack Swift (SWIFT_AUTH_URL)', () => {
-  let swiftServer: TestServer;
-  afterAll(() => swiftServer?.close());
+describeOnSwift('sending a package to OpenStack Swift (SWIFT_AUTH_URL)', (startServer) => {
   it('stores every kind of file on Swift and sends the package', async () => {
-    swiftServer = await startTestServer(swiftServerSettings(swift!));
+    const swiftServer = await startServer();
     const setUp = await setUpContract(swiftServer);
     await sendsEveryKindOfFile(swiftServer, setUp.fx, setUp.sender);
   });
