@@ -15,7 +15,7 @@ import {
   type UploadPlan,
 } from '@filerunner/transfer/node';
 import { contracts, defaultContractSettings, packages } from '../../server/src/db/schema';
-import { insertGroup } from '../../server/src/modules/contracts/groups.service';
+import { insertGroup } from '../../server/src/modules/contracts/groups.repository';
 import {
   sourceDigests,
   sourceXxh128,

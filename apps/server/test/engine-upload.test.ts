@@ -23,8 +23,6 @@ import {
   type UploadPlan,
   type UploadRecord,
 } from '@filerunner/transfer/node';
-import { swiftEnvironment, swiftServerSettings } from '../src/storage/swift/swift-test-environment';
-import { insertGroup } from '../src/modules/contracts/groups.repository';
 import {
   countingHttpClient,
   fastClock,
@@ -36,8 +34,8 @@ import {
   writeSmallFiles,
   type SeenRequest,
 } from './engine-fixtures';
-import { contractFixture, startTestServer, type TestServer } from './harness';
-import { testHttpClient } from './uploader';
+import { describeOnSwift, startTestServer, type TestServer } from './harness';
+import { listeningSender, testHttpClient } from './uploader';
 
 // The upload engine through its Node entry against the real server and store: files on disk,
 // the HTTP client on fetch, a JSON ledger file, xxh128 by hash-wasm.
@@ -76,12 +74,7 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 /** A listening server with a contract whose sender may send to its receiver. */
 async function senderOn(server: TestServer) {
-  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const fx = await contractFixture(server);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Crew',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+  const { origin, fx } = await listeningSender(server, 'Crew');
   /** A runner sending `plan` as a new package, with the Node ports and the given changes. */
   const runner = (
     plan: UploadPlan,
@@ -435,14 +428,9 @@ describe('the upload engine against the embedded store', () => {
   }, 120_000);
 });
 
-const swift = swiftEnvironment();
-// Reported as skipped, not left out, when SWIFT_AUTH_URL names no Swift.
-describe.runIf(swift !== null)('the upload engine against OpenStack Swift (SWIFT_AUTH_URL)', () => {
-  let server: TestServer;
-  afterAll(() => server?.close());
-
+describeOnSwift('the upload engine against OpenStack Swift (SWIFT_AUTH_URL)', (startServer) => {
   it('sends a 1 GiB file and 2,000 small files in folders, every stored byte as on disk', async () => {
-    server = await startTestServer(swiftServerSettings(swift!));
+    const server = await startServer();
     const env = await senderOn(server);
     const runner = env.runner(planUpload(bigSources));
     const record = await runner.start();

@@ -1,15 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { CLIENT_VERSION_HEADER } from '@filerunner/protocol';
 import { buildApp, type BuildOptions, type BuiltApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createScratchDatabase } from '../src/db/scratch-database';
-import { users } from '../src/db/schema';
+import { contracts, defaultContractSettings, users } from '../src/db/schema';
 import { hashPassword } from '../src/modules/accounts/passwords';
+import { swiftEnvironment, swiftServerSettings } from '../src/storage/swift/swift-test-environment';
 import { addMember } from '../src/modules/contracts/contracts.service';
-import { contracts } from '../src/db/schema';
+import { insertGroup } from '../src/modules/contracts/groups.repository';
 import { linkIn, readMailFolder, waitForMailIn, type CapturedMail } from './captured-mail';
 
 export { linkIn, type CapturedMail };
@@ -69,6 +72,59 @@ export async function startTestServer(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A test file's server, and `caller(server)` for it. */
+export interface FileServer {
+  server: TestServer;
+  as: Caller;
+}
+
+/**
+ * One server for a test file: started (then `ready` called with it) before the file's tests,
+ * closed after them. `ready` keeps what the tests use, e.g. `(t) => ({ server, as } = t)`.
+ */
+export function useTestServer(
+  ready: (t: FileServer) => unknown,
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(env, options);
+    await ready({ server, as: caller(server) });
+  });
+  afterAll(() => server?.close());
+}
+
+/**
+ * A suite against the OpenStack Swift that SWIFT_AUTH_URL names, reported as skipped (not left
+ * out) when it names none. `startServer` starts the suite's test server (once), storing its
+ * objects on that Swift; it is closed after the suite.
+ */
+export function describeOnSwift(
+  title: string,
+  suite: (startServer: () => Promise<TestServer>) => void,
+): void {
+  const swift = swiftEnvironment();
+  describe.runIf(swift !== null)(title, () => {
+    let server: TestServer | undefined;
+    afterAll(() => server?.close());
+    suite(async () => (server = await startTestServer(swiftServerSettings(swift!))));
+  });
+}
+
+/** A test file's server with a contract fixture on it (see contractFixture). */
+export interface FixtureServer extends FileServer {
+  fx: ContractFixture;
+}
+
+/** useTestServer, with a contract fixture made on the server before `ready` is called. */
+export function useFixtureServer(
+  ready: (t: FixtureServer) => unknown,
+  env: Record<string, string> = {},
+): void {
+  useTestServer(async (t) => ready({ ...t, fx: await contractFixture(t.server) }), env);
 }
 
 let counter = 0;
@@ -152,13 +208,16 @@ export interface Calls {
   delete(url: string, body?: unknown): Promise<LightMyRequestResponse>;
 }
 
+/** What `caller` returns: the calls of one caller, `as(who).get(...)`. */
+export type Caller = (who: Who) => Calls;
+
 /**
  * Calls the API as someone, through Fastify's inject:
  * `const as = caller(server); await as(fx.admin).post('/api/contracts/x/addgroup/', body)`.
  * A user's headers carry the session cookie and the client-version header; `as(null)` is an
  * anonymous browser call: the client-version header and no cookie.
  */
-export function caller(server: BuiltApp): (who: Who) => Calls {
+export function caller(server: BuiltApp): Caller {
   return (who) => {
     const headers = who?.headers ?? BASE_HEADERS;
     const request: Calls['request'] = (method, url, body, query) =>
@@ -205,6 +264,9 @@ export async function contractFixture(server: TestServer) {
   return { contract: contract!, admin, sender, receiver, outsider };
 }
 
+/** What contractFixture makes. */
+export type ContractFixture = Awaited<ReturnType<typeof contractFixture>>;
+
 type MemberPermissions = { admin?: boolean; send?: boolean; masterGroup?: boolean };
 
 /** A new user who has joined the contract with these permissions, with logged-in headers. */
@@ -216,4 +278,24 @@ export async function contractMember(
   const user = await createUser(server);
   await addMember(server.ctx, contractId, user.id, permissions);
   return { user, headers: await login(server, user.email) };
+}
+
+/** Sets a contract's settings: the defaults, with `change` over them. */
+export async function setContractSettings(
+  server: BuiltApp,
+  contractId: number,
+  change: Partial<typeof defaultContractSettings>,
+): Promise<void> {
+  await server.ctx.db
+    .update(contracts)
+    .set({ settings: { ...defaultContractSettings, ...change } })
+    .where(eq(contracts.id, contractId));
+}
+
+/** A new group `name` of the fixture's sender and receiver: the sender may send to the receiver. */
+export function groupOfSenderAndReceiver(server: BuiltApp, fx: ContractFixture, name: string) {
+  return insertGroup(server.ctx.db, fx.contract.id, {
+    name,
+    members: [fx.sender.user.id, fx.receiver.user.id],
+  });
 }

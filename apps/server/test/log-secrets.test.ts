@@ -1,13 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_KEY_SCHEME } from '@filerunner/protocol';
-import { contracts, defaultContractSettings, users } from '../src/db/schema';
-import { insertGroup } from '../src/modules/contracts/groups.repository';
+import { users } from '../src/db/schema';
 import {
   BASE_HEADERS,
   contractFixture,
+  groupOfSenderAndReceiver,
   linkIn,
   PASSWORD,
+  setContractSettings,
   startTestServer,
   uniqueEmail,
   type TestServer,
@@ -81,14 +82,8 @@ describe('the log at debug level', () => {
     for (const who of [fx.admin, fx.sender, fx.receiver, fx.outsider]) {
       secrets.add('session cookie', who.headers.cookie!.split('=')[1]);
     }
-    await server.ctx.db
-      .update(contracts)
-      .set({ settings: { ...defaultContractSettings, can_add_ad_hoc: true } })
-      .where(eq(contracts.id, fx.contract.id));
-    await insertGroup(server.ctx.db, fx.contract.id, {
-      name: `Team ${uniqueEmail()}`,
-      members: [fx.sender.user.id, fx.receiver.user.id],
-    });
+    await setContractSettings(server, fx.contract.id, { can_add_ad_hoc: true });
+    await groupOfSenderAndReceiver(server, fx, `Team ${uniqueEmail()}`);
     const inject = (
       method: 'GET' | 'POST',
       url: string,

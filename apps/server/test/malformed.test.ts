@@ -1,11 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { allRoutes, api, messages, methodOf, pathOf, type ApiRoute } from '@filerunner/protocol';
 import { and, eq } from 'drizzle-orm';
 import { memberships } from '../src/db/schema';
 import { addMember } from '../src/modules/contracts/contracts.service';
 import { insertGroup } from '../src/modules/contracts/groups.repository';
-import { BASE_HEADERS, contractFixture, login, startTestServer, type TestServer } from './harness';
+import {
+  BASE_HEADERS,
+  login,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from './harness';
 import { fuzzRequest, multipart, urlOf, type Fixture, type FuzzRequest } from './route-fuzz';
 
 /**
@@ -15,7 +21,7 @@ import { fuzzRequest, multipart, urlOf, type Fixture, type FuzzRequest } from '.
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 60);
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 /** The admin's session; a fuzzed logout or password change ends it, and it is opened again. */
 let adminHeaders: Record<string, string>;
 const rows = {} as Record<Fixture, string>;
@@ -62,25 +68,26 @@ async function restoreMember() {
   await addMember(server.ctx, contract.id, receiver.user.id, {});
 }
 
-beforeAll(async () => {
-  server = await startTestServer({ LOGIN_RATE_LIMIT: '100000' });
-  fx = await contractFixture(server);
-  adminHeaders = fx.admin.headers;
-  rows.contract = fx.contract.slug;
-  rows.member = String(fx.receiver.user.id);
-  rows.uid = fx.admin.user.uid;
-  const key = await server.app.inject({
-    method: 'POST',
-    url: `/api${pathOf(api.apiKeys.create)}`,
-    headers: adminHeaders,
-    payload: { name: 'Fuzzed' },
-  });
-  rows.apiKey = key.json<{ uuid: string }>().uuid;
-  await newGroup();
-  const created = await newPackage();
-  expect(created.statusCode, created.body).toBe(201);
-});
-afterAll(() => server.close());
+useFixtureServer(
+  async (t) => {
+    ({ server, fx } = t);
+    adminHeaders = fx.admin.headers;
+    rows.contract = fx.contract.slug;
+    rows.member = String(fx.receiver.user.id);
+    rows.uid = fx.admin.user.uid;
+    const key = await server.app.inject({
+      method: 'POST',
+      url: `/api${pathOf(api.apiKeys.create)}`,
+      headers: adminHeaders,
+      payload: { name: 'Fuzzed' },
+    });
+    rows.apiKey = key.json<{ uuid: string }>().uuid;
+    await newGroup();
+    const created = await newPackage();
+    expect(created.statusCode, created.body).toBe(201);
+  },
+  { LOGIN_RATE_LIMIT: '100000' },
+);
 
 /** Puts back what a fuzzed call that succeeded took away, so later calls still reach handlers. */
 async function repair(request: FuzzRequest, status: number) {

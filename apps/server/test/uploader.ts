@@ -14,7 +14,7 @@ import {
   type UploadPorts,
   type UploadRecord,
 } from '@filerunner/transfer/node';
-import type { TestServer } from './harness';
+import { contractFixture, groupOfSenderAndReceiver, type TestServer } from './harness';
 
 /** A file the test sends: its path in the package and its bytes. */
 export interface TestFile {
@@ -121,6 +121,17 @@ export function testHttpClient(server: TestServer, origin: string, inner: HttpCl
  * runs the upload engine's Node entry; the other helpers make single calls for the tests that
  * send something the engine never would (a half package, a tampered report).
  */
+/**
+ * Listens on a free port and makes a contract whose sender and receiver share the group `group`;
+ * answers the server's origin, the contract fixture and an uploader for its sender.
+ */
+export async function listeningSender(server: TestServer, group: string) {
+  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
+  const fx = await contractFixture(server);
+  await groupOfSenderAndReceiver(server, fx, group);
+  return { origin, fx, sender: new TestUploader(server, origin, fx.sender.headers) };
+}
+
 export class TestUploader {
   constructor(
     private readonly server: TestServer,
@@ -210,8 +221,8 @@ export class TestUploader {
     return body as unknown as BulkResponse;
   }
 
-  /** FormPosts one batch by hand; answers the updatefiles entries a report would carry. */
-  async formPost(grants: BulkResponse, files: TestFile[]) {
+  /** FormPosts `files` as the grants' first batch, by hand; answers storage's response. */
+  postForm(grants: BulkResponse, files: TestFile[]): Promise<Response> {
     const batch = grants.bulk_data.file_data[0]!;
     const form = new FormData();
     form.set('redirect', batch.redirect);
@@ -223,7 +234,13 @@ export class TestUploader {
       const clean = batch.cleaned_files.find((c) => c.path === f.path)!.clean_filename;
       form.append(`file${i}`, new Blob([f.bytes]), clean);
     });
-    const response = await fetch(this.atServer(batch.url), { method: 'POST', body: form });
+    return fetch(this.atServer(batch.url), { method: 'POST', body: form });
+  }
+
+  /** FormPosts one batch by hand; answers the updatefiles entries a report would carry. */
+  async formPost(grants: BulkResponse, files: TestFile[]) {
+    const batch = grants.bulk_data.file_data[0]!;
+    const response = await this.postForm(grants, files);
     if (response.status >= 300) throw new Error(`formpost failed ${response.status}`);
     return files.map((f) => ({
       etag: md5(f.bytes),

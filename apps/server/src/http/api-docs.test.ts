@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allRoutes, openApiPath } from '@filerunner/protocol';
-import { startTestServer, type TestServer } from '../../test/harness';
+import { useTestServer, type TestServer } from '../../test/harness';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+useTestServer((t) => ({ server } = t));
 
 type Document = { openapi: string; paths: Record<string, Record<string, { summary: string }>> };
 

@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { contractFixture, startTestServer, type TestServer } from '../../test/harness';
-import { contracts, defaultContractSettings, packages } from '../db/schema';
+import { describe, expect, it } from 'vitest';
+import {
+  setContractSettings,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../test/harness';
+import { packages } from '../db/schema';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 const HOUR = 3_600_000;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-  await server.ctx.db
-    .update(contracts)
-    .set({
-      settings: {
-        ...defaultContractSettings,
-        notifications: [{ name: 'Watch', email: 'expiry-watch@example.com', enabled: true }],
-      },
-    })
-    .where(eq(contracts.id, fx.contract.id));
+useFixtureServer(async (t) => {
+  ({ server, fx } = t);
+  await setContractSettings(server, fx.contract.id, {
+    notifications: [{ name: 'Watch', email: 'expiry-watch@example.com', enabled: true }],
+  });
   const add = (name: string, expiresInHours: number) =>
     server.ctx.db.insert(packages).values({
       slug: `${name}-${fx.contract.id}`,
@@ -33,7 +30,6 @@ beforeAll(async () => {
   await add('Plenty of time', 72);
   await add('Already expired', -1);
 });
-afterAll(() => server.close());
 
 describe('expiry sweep', () => {
   it('tells the notification list once about each package in its last day', async () => {

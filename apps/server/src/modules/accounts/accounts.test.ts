@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@filerunner/protocol';
 import { sessions, userTokens } from '../../db/schema';
@@ -8,21 +8,26 @@ import {
   linkIn,
   login,
   PASSWORD,
-  startTestServer,
   uniqueEmail,
+  useTestServer,
   type TestServer,
 } from '../../../test/harness';
 import { inviteUser } from './accounts.service';
 
 let server: TestServer;
-beforeAll(async () => {
-  // Sessions of the default 8 hours, capped at a day from login.
-  server = await startTestServer({ LOGIN_RATE_LIMIT: '3', SESSION_MAX_AGE_SECONDS: '86400' });
-});
-afterAll(() => server.close());
+// Sessions of the default 8 hours, capped at a day from login.
+useTestServer((t) => ({ server } = t), { LOGIN_RATE_LIMIT: '3', SESSION_MAX_AGE_SECONDS: '86400' });
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = BASE_HEADERS) =>
   server.app.inject({ method: 'POST', url, headers, payload: payload as object });
+
+/** Sets a new password with a mailed reset link's uid and token, confirmed as `confirm`. */
+const resetPassword = (
+  uid: string | undefined,
+  token: string | undefined,
+  password: string,
+  confirm = password,
+) => post('/api/user/reset_password/', { uid, token, password, password_confirm: confirm });
 
 describe('POST /authenticate/', () => {
   it('logs in with the right password: session cookie, user body and Expires header', async () => {
@@ -239,37 +244,17 @@ describe('forgot and reset password', () => {
     expect((await post('/api/user/reset_password_check/', { uid, token })).json()).toEqual({
       success: true,
     });
-    const weak = await post('/api/user/reset_password/', {
-      uid,
-      token,
-      password: 'short',
-      password_confirm: 'short',
-    });
+    const weak = await resetPassword(uid, token, 'short');
     expect(weak.statusCode).toBe(400);
     expect(weak.json().password[0]).toMatch(/At least 8 characters/);
-    const mismatch = await post('/api/user/reset_password/', {
-      uid,
-      token,
-      password: 'New-pass7!x',
-      password_confirm: 'Other-pass7!',
-    });
+    const mismatch = await resetPassword(uid, token, 'New-pass7!x', 'Other-pass7!');
     expect(mismatch.json()).toEqual({ password_confirm: [messages.password.mismatch] });
 
-    const ok = await post('/api/user/reset_password/', {
-      uid,
-      token,
-      password: 'New-pass7!x',
-      password_confirm: 'New-pass7!x',
-    });
+    const ok = await resetPassword(uid, token, 'New-pass7!x');
     expect(ok.statusCode).toBe(200);
     await login(server, user.email, 'New-pass7!x');
 
-    const reused = await post('/api/user/reset_password/', {
-      uid,
-      token,
-      password: 'Again-pass7!',
-      password_confirm: 'Again-pass7!',
-    });
+    const reused = await resetPassword(uid, token, 'Again-pass7!');
     expect(reused.statusCode).toBe(400);
     expect(reused.json()).toEqual({ token: [messages.reset.invalidToken] });
     const check = await post('/api/user/reset_password_check/', { uid, token });
@@ -290,12 +275,7 @@ describe('forgot and reset password', () => {
       .update(userTokens)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(userTokens.userId, user.id));
-    const expired = await post('/api/user/reset_password/', {
-      uid,
-      token,
-      password: 'New-pass7!x',
-      password_confirm: 'New-pass7!x',
-    });
+    const expired = await resetPassword(uid, token, 'New-pass7!x');
     expect(expired.json()).toEqual({ token: [messages.reset.invalidToken] });
   });
 });

@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   BASE_HEADERS,
   createUser,
   PASSWORD,
-  startTestServer,
   uniqueEmail,
+  useTestServer,
   type TestServer,
 } from '../../../test/harness';
 
 const LIMIT = 10;
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ LOGIN_RATE_LIMIT: String(LIMIT) });
-});
-afterAll(() => server.close());
+useTestServer((t) => ({ server } = t), { LOGIN_RATE_LIMIT: String(LIMIT) });
 
 let addresses = 0;
 /** A fresh caller address per use, so one test's counts never reach another's. */

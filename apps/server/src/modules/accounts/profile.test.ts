@@ -1,20 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { messages } from '@filerunner/protocol';
 import {
   BASE_HEADERS,
   createUser,
+  loggedInUser,
   login,
   PASSWORD,
-  startTestServer,
+  useTestServer,
+  type Caller,
   type TestServer,
 } from '../../../test/harness';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+let as: Caller;
+useTestServer((t) => ({ server, as } = t));
 
 function profileForm(fields: Record<string, string>, avatar?: { data: Buffer; type: string }) {
   const form = new FormData();
@@ -122,35 +122,18 @@ describe('POST /user/ (profile)', () => {
   });
 
   it('answers 400, not 500, to a JSON body', async () => {
-    const user = await createUser(server);
-    const headers = await login(server, user.email);
-    const response = await server.app.inject({
-      method: 'POST',
-      url: '/api/user/',
-      headers,
-      payload: { first_name: 'x' },
-    });
+    const me = await loggedInUser(server);
+    const response = await as(me).post('/api/user/', { first_name: 'x' });
     expect(response.statusCode).toBe(400);
   });
 });
 
 describe('POST /user/update_settings/', () => {
   it('stores show_select_storage', async () => {
-    const user = await createUser(server);
-    const headers = await login(server, user.email);
-    const on = await server.app.inject({
-      method: 'POST',
-      url: '/api/user/update_settings/',
-      headers,
-      payload: { show_select_storage: true },
-    });
+    const me = await loggedInUser(server);
+    const on = await as(me).post('/api/user/update_settings/', { show_select_storage: true });
     expect(on.json().show_select_storage).toBe(true);
-    const bad = await server.app.inject({
-      method: 'POST',
-      url: '/api/user/update_settings/',
-      headers,
-      payload: { show_select_storage: 'yes' },
-    });
+    const bad = await as(me).post('/api/user/update_settings/', { show_select_storage: 'yes' });
     expect(bad.statusCode).toBe(400);
   });
 });

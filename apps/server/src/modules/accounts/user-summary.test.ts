@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { contracts, groupMembers, groups, memberships, storageAppGroups } from '../../db/schema';
-import { createUser, login, startTestServer, type TestServer } from '../../../test/harness';
+import { createUser, login, useTestServer, type TestServer } from '../../../test/harness';
 
 // The user's summary, memberships and contracts are each read in one statement; these pin what
 // those statements gather: group names per contract, only enabled memberships in the summary,
 // storage locations per contract, all in name order.
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+useTestServer((t) => ({ server } = t));
 
 async function contractWith(name: string, groupNames: string[], userId: number) {
   const { db } = server.ctx;

@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer, type TestServer } from '../../../test/harness';
 import { notifyContractWatchers } from './package-notifications';
 import { defaultContractSettings } from '../../db/schema';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+useTestServer((t) => ({ server } = t));
 
 describe('package activity notifications', () => {
   it('mails every enabled person on the contract’s list, and nobody else', async () => {

@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { messages } from '@filerunner/protocol';
 import { apiKeys } from '../../db/schema';
 import {
-  caller,
   linkIn,
   loggedInUser,
   login,
   PASSWORD,
-  startTestServer,
+  useTestServer,
+  type Caller,
   type TestServer,
 } from '../../../test/harness';
 
 let server: TestServer;
-let as: ReturnType<typeof caller>;
-beforeAll(async () => {
-  server = await startTestServer();
-  as = caller(server);
-});
-afterAll(() => server.close());
+let as: Caller;
+useTestServer((t) => ({ server, as } = t));
 
 describe('API keys', () => {
   it('creates a key shown once, stored only as a hash, listed without it', async () => {

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { adminMessages, messages } from '@filerunner/protocol';
 import { contracts } from '../../db/schema';
-import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import { useFixtureServer, type ContractFixture, type TestServer } from '../../../test/harness';
 import { addMember, setBrandingEnabled } from '../contracts/contracts.service';
 import { defaultColour, updateBranding } from './branding.service';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-});
-afterAll(() => server.close());
+let fx: ContractFixture;
+useFixtureServer((t) => ({ server, fx } = t));
 
 const patch = (payload: object, headers = fx.admin.headers) =>
   server.app.inject({

@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultFilesystemConstraints } from '@filerunner/protocol';
 import {
   createUser,
   login,
-  startTestServer,
   uniqueEmail,
+  useTestServer,
   type TestServer,
 } from '../../../test/harness';
 import { seedDemo } from '../../seed/demo';
 import { createContract, setContractEnabled } from './contracts.service';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ DEMO_PASSWORD: 'Demo-pass7!' });
-});
-afterAll(() => server.close());
+useTestServer((t) => ({ server } = t), { DEMO_PASSWORD: 'Demo-pass7!' });
 
 describe('demo data', () => {
   it('seeds the demo contract once, with working logins and the right permissions', async () => {

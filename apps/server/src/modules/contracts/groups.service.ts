@@ -24,9 +24,6 @@ import {
   setMasterGroup,
 } from './groups.repository';
 
-// The CLI's tests make their groups through here.
-export { insertGroup };
-
 const toMember = (u: NamedPerson & { id: number }): GroupMember => ({
   id: u.id,
   name: displayName(u),

@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember } from './contracts.service';
 import {
-  caller,
-  contractFixture,
   createUser,
-  startTestServer,
+  useFixtureServer,
+  type Caller,
+  type ContractFixture,
   type Method,
   type TestServer,
   type Who,
 } from '../../../test/harness';
 
 let server: TestServer;
-let as: ReturnType<typeof caller>;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-beforeAll(async () => {
-  server = await startTestServer();
-  as = caller(server);
-  fx = await contractFixture(server);
-});
-afterAll(() => server.close());
+let as: Caller;
+let fx: ContractFixture;
+useFixtureServer((t) => ({ server, as, fx } = t));
 
 type Ids = { user: number; group: number };
 type Call = {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ContractUser, RecipientGroup, SenderPackage } from '@filerunner/protocol';
 import {
   BASE_HEADERS,
@@ -7,8 +7,9 @@ import {
   contractFixture,
   linkIn,
   login,
-  startTestServer,
   uniqueEmail,
+  useTestServer,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
 import { packageRecipients, users } from '../../db/schema';
@@ -20,14 +21,13 @@ import { packageRecipients, users } from '../../db/schema';
 // its packages' default PIN mobile) and the person's own profile must not move; B's view must.
 
 let server: TestServer;
-let a: Awaited<ReturnType<typeof contractFixture>>;
-let b: Awaited<ReturnType<typeof contractFixture>>;
-beforeAll(async () => {
-  server = await startTestServer();
+let a: ContractFixture;
+let b: ContractFixture;
+useTestServer(async (t) => {
+  ({ server } = t);
   a = await contractFixture(server);
   b = await contractFixture(server);
 });
-afterAll(() => server.close());
 
 type Fixture = typeof a;
 const A_MOBILE = '+447911123456';

@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { adminMessages, messages } from '@filerunner/protocol';
 import {
-  contractFixture,
   createUser,
   linkIn,
   login,
-  startTestServer,
   uniqueEmail,
+  useFixtureServer,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
 import { packageRecipients, packages, storageAppGroups } from '../../db/schema';
 import { addMember } from './contracts.service';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-});
-afterAll(() => server.close());
+let fx: ContractFixture;
+useFixtureServer((t) => ({ server, fx } = t));
 
 const api = (method: 'GET' | 'POST', path: string, payload?: unknown) =>
   server.app.inject({

@@ -1,22 +1,27 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import {
+  contractFixture,
+  startTestServer,
+  useTestServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
 import { downloads, packageFiles, packageRecipients, packages } from '../../db/schema';
 import { addRecipient, createPackage } from './download-fixtures';
 import { downloadMessages } from './download-messages';
 
 let server: TestServer;
 let origin: string;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 const HOUR = 3_600_000;
 
-beforeAll(async () => {
-  server = await startTestServer();
+useTestServer(async (t) => {
+  ({ server } = t);
   origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
   fx = await contractFixture(server);
 });
-afterAll(() => server.close());
 
 /** A one-file package with the receiver as recipient, adjusted by the case. */
 async function packageFor(

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import {
+  contractFixture,
+  useTestServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
 import { storedFile } from './downloads.repository';
 import { addRecipient, createPackage, putObject, type FixtureFile } from './download-fixtures';
 
@@ -10,15 +15,18 @@ import { addRecipient, createPackage, putObject, type FixtureFile } from './down
 
 let server: TestServer;
 let origin: string;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 const logLines: string[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer({}, { logStream: { write: (line) => void logLines.push(line) } });
-  origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
-  fx = await contractFixture(server);
-});
-afterAll(() => server.close());
+useTestServer(
+  async (t) => {
+    ({ server } = t);
+    origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    fx = await contractFixture(server);
+  },
+  {},
+  { logStream: { write: (line) => void logLines.push(line) } },
+);
 
 /** A sent package of these files with the receiver as recipient. */
 async function sentPackage(files: readonly FixtureFile[]) {

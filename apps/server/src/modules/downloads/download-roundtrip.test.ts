@@ -1,25 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  contractFixture,
+  describeOnSwift,
   startTestServer,
   uniqueEmail,
   type TestServer,
 } from '../../../test/harness';
-import { everyKindOfFile, TestUploader } from '../../../test/uploader';
-import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
-import { insertGroup } from '../contracts/groups.repository';
+import { everyKindOfFile, listeningSender } from '../../../test/uploader';
 import { extractWithTar } from './download-fixtures';
 
 // What a sender uploads through the real send calls, a recipient downloads byte for byte.
 
 async function sendAndDownload(server: TestServer) {
-  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const fx = await contractFixture(server);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: `Team ${uniqueEmail()}`,
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
-  const sender = new TestUploader(server, origin, fx.sender.headers);
+  const { origin, fx, sender } = await listeningSender(server, `Team ${uniqueEmail()}`);
   const { slabbed, large, all } = everyKindOfFile();
 
   const pkg = await sender.createOf(all, {
@@ -71,13 +63,8 @@ describe('a package sent through the upload calls', () => {
   });
 });
 
-const swift = swiftEnvironment();
-// Reported as skipped, not left out, when SWIFT_AUTH_URL names no Swift.
-describe.runIf(swift !== null)('a package sent to OpenStack Swift (SWIFT_AUTH_URL)', () => {
-  let server: TestServer;
-  afterAll(() => server?.close());
+describeOnSwift('a package sent to OpenStack Swift (SWIFT_AUTH_URL)', (startServer) => {
   it('downloads as the files that were sent, read from Swift', async () => {
-    server = await startTestServer(swiftServerSettings(swift!));
-    await sendAndDownload(server);
+    await sendAndDownload(await startServer());
   });
 });

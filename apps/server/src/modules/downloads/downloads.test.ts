@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   contractFixture,
   createUser,
   login,
-  startTestServer,
+  useTestServer,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
 import { downloads, packageRecipients } from '../../db/schema';
@@ -20,13 +21,13 @@ import { downloadsOfRecipients } from './downloads.repository';
 
 let server: TestServer;
 let origin: string;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 let sample: Awaited<ReturnType<typeof createPackage>>;
 const WATCHER = 'download-watch@example.com';
 const NAME = 'Q3/Q4 Résultats';
 
-beforeAll(async () => {
-  server = await startTestServer();
+useTestServer(async (t) => {
+  ({ server } = t);
   origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
   fx = await contractFixture(server);
   await watchContract(server, fx.contract.id, WATCHER);
@@ -36,7 +37,6 @@ beforeAll(async () => {
     name: NAME,
   });
 });
-afterAll(() => server.close());
 
 type Headers = Record<string, string>;
 interface Grant {

@@ -1,13 +1,13 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inboxMessages } from '@filerunner/protocol';
 import {
-  contractFixture,
   contractMember,
-  startTestServer,
+  groupOfSenderAndReceiver,
+  setContractSettings,
+  useFixtureServer,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { contracts, defaultContractSettings } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { insertGroup } from '../contracts/groups.repository';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
@@ -16,28 +16,20 @@ import { addRecipient, createPackage } from '../downloads/download-fixtures';
 // package of its own, so one row's change never decides another's answer.
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 let otherGroup: { user: { id: number; email: string }; headers: Record<string, string> };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, can_extend_expiry: true } })
-    .where(eq(contracts.id, fx.contract.id));
+useFixtureServer(async (t) => {
+  ({ server, fx } = t);
+  await setContractSettings(server, fx.contract.id, { can_extend_expiry: true });
   // The sender and receiver share a group; this receive-only member is in another one.
   otherGroup = await contractMember(server, fx.contract.id, {});
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Editors',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+  await groupOfSenderAndReceiver(server, fx, 'Editors');
   await insertGroup(server.ctx.db, fx.contract.id, {
     name: 'Clients',
     members: [otherGroup.user.id],
   });
 });
-afterAll(() => server.close());
 
 type PackageState = 'open' | 'expired' | 'locked' | 'removed';
 

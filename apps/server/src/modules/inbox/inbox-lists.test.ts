@@ -1,21 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { limits, type ReceivedPage, type SentPage } from '@filerunner/protocol';
-import { caller, contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import {
+  contractFixture,
+  useFixtureServer,
+  type Caller,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
 import { downloads, packages } from '../../db/schema';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-let as: ReturnType<typeof caller>;
+let fx: ContractFixture;
+let as: Caller;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-  as = caller(server);
-});
-afterAll(() => server.close());
+useFixtureServer((t) => ({ server, fx, as } = t));
 
 /** A download of `bytesSent` bytes that started `agoSeconds` ago, finished or not. */
 async function downloaded(

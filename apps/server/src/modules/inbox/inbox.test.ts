@@ -1,36 +1,26 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expiryExtensionDays, inboxMessages, type ReceivedPage } from '@filerunner/protocol';
 import {
-  caller,
   contractFixture,
   contractMember,
-  startTestServer,
+  setContractSettings,
+  useFixtureServer,
+  type Caller,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { contracts, defaultContractSettings, packages } from '../../db/schema';
+import { packages } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-let as: ReturnType<typeof caller>;
+let fx: ContractFixture;
+let as: Caller;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-  as = caller(server);
-});
-afterAll(() => server.close());
-
-async function setSettings(contractId: number, change: Partial<typeof defaultContractSettings>) {
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, ...change } })
-    .where(eq(contracts.id, contractId));
-}
+useFixtureServer((t) => ({ server, fx, as } = t));
 
 /** A sent one-file package of the fixture's sender to `to`, sent `ageHours` ago. */
 async function sentTo(
@@ -148,7 +138,7 @@ describe('extending the expiry', () => {
   const extend = (slug: string) => as(fx.receiver).post(`/api/packages/${slug}/extend-expiry/`);
 
   it('is refused when the contract does not allow it', async () => {
-    await setSettings(fx.contract.id, { can_extend_expiry: false });
+    await setContractSettings(server, fx.contract.id, { can_extend_expiry: false });
     const pkg = await sentTo([fx.receiver.user], { expiresInHours: 12 });
     const response = await extend(pkg.slug);
     expect(response.statusCode).toBe(403);
@@ -156,7 +146,7 @@ describe('extending the expiry', () => {
   });
 
   it('needs the package to be expiring, and keeps it within 15 days of sending', async () => {
-    await setSettings(fx.contract.id, { can_extend_expiry: true });
+    await setContractSettings(server, fx.contract.id, { can_extend_expiry: true });
     const later = await sentTo([fx.receiver.user], { expiresInHours: 72 });
     expect((await extend(later.slug)).json()).toEqual({ detail: inboxMessages.extendNotExpiring });
 

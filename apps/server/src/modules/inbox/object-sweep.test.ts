@@ -1,20 +1,21 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import {
+  caller,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
 import { packageFiles, packages } from '../../db/schema';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 import type { StorageDriver } from '../../storage';
 import { ObjectSweeper } from '../../jobs/object-sweeper';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 const DAY = 24 * 3_600_000;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-});
-afterAll(() => server.close());
+useFixtureServer((t) => ({ server, fx } = t));
 
 async function packageWithObjects(expiresInHours: number, sentDaysAgo = 0) {
   const { pkg } = await createPackage(server, {

@@ -1,47 +1,34 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inboxMessages, sendMessages, type SentPackage } from '@filerunner/protocol';
 import {
-  caller,
-  contractFixture,
   createUser,
+  groupOfSenderAndReceiver,
   login,
-  startTestServer,
+  setContractSettings,
   uniqueEmail,
+  useFixtureServer,
+  type Caller,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import {
-  contracts,
-  defaultContractSettings,
-  memberships,
-  packageRecipients,
-} from '../../db/schema';
+import { defaultContractSettings, memberships, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.repository';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-let as: ReturnType<typeof caller>;
+let fx: ContractFixture;
+let as: Caller;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-  as = caller(server);
+useFixtureServer(async (t) => {
+  ({ server, fx, as } = t);
   // The sender reaches the receiver by the group rules: they share a group.
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Crew',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+  await groupOfSenderAndReceiver(server, fx, 'Crew');
 });
-afterAll(() => server.close());
 
-async function setSettings(change: Partial<typeof defaultContractSettings>) {
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, ...change } })
-    .where(eq(contracts.id, fx.contract.id));
-}
+const setSettings = (change: Partial<typeof defaultContractSettings>) =>
+  setContractSettings(server, fx.contract.id, change);
 
 async function sentPackage(expiresInHours = 72) {
   const { pkg } = await createPackage(server, {

@@ -1,26 +1,23 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER, sendMessages, type SenderPackage } from '@filerunner/protocol';
-import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
-import { contracts, defaultContractSettings, packages, users } from '../../db/schema';
-import { insertGroup } from '../contracts/groups.repository';
+import {
+  groupOfSenderAndReceiver,
+  setContractSettings,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
+import { packages, users } from '../../db/schema';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Design',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, can_add_ad_hoc: true } })
-    .where(eq(contracts.id, fx.contract.id));
+useFixtureServer(async (t) => {
+  ({ server, fx } = t);
+  await groupOfSenderAndReceiver(server, fx, 'Design');
+  await setContractSettings(server, fx.contract.id, { can_add_ad_hoc: true });
 });
-afterAll(() => server.close());
 
 let count = 0;
 /** A new package's form, each with its own name so the packages can be told apart. */

@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { xxhash128 } from 'hash-wasm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendMessages, type BulkResponse, type SenderPackage } from '@filerunner/protocol';
-import { caller, contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import {
+  caller,
+  groupOfSenderAndReceiver,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
 import { packageFiles } from '../../db/schema';
-import { insertGroup } from '../contracts/groups.repository';
 
 // The engine hashes every file with XXH128 while it uploads it (the hash ASC MHL records), and
 // the server keeps that hash with the file. Here the hashes are computed by the test itself and
@@ -14,16 +19,11 @@ import { insertGroup } from '../contracts/groups.repository';
 const HOUR = 3_600_000;
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Team',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
+let fx: ContractFixture;
+useFixtureServer(async (t) => {
+  ({ server, fx } = t);
+  await groupOfSenderAndReceiver(server, fx, 'Team');
 });
-afterAll(() => server.close());
 
 /** Deterministic bytes, different per seed. */
 function bytesOf(size: number, seed: number): Buffer {

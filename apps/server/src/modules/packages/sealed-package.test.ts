@@ -1,12 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
 import { sendMessages } from '@filerunner/protocol';
-import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
-import { everyKindOfFile, fileBytes, TestUploader, type TestFile } from '../../../test/uploader';
+import { describeOnSwift, useTestServer, type TestServer } from '../../../test/harness';
+import { everyKindOfFile, fileBytes, listeningSender } from '../../../test/uploader';
 import { packageFiles } from '../../db/schema';
-import { insertGroup } from '../contracts/groups.repository';
-import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 
 // Once a package is sent its objects are sealed: the upload grants handed out for it (still
 // valid for a while) may no longer change them, and a download never serves bytes other than
@@ -15,15 +13,7 @@ import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift
 const HOUR = 3_600_000;
 
 /** A listening server with a contract whose sender and receiver share a group. */
-async function setUp(server: TestServer) {
-  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const fx = await contractFixture(server);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Team',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
-  return { origin, fx, sender: new TestUploader(server, origin, fx.sender.headers) };
-}
+const setUp = (server: TestServer) => listeningSender(server, 'Team');
 
 type SetUp = Awaited<ReturnType<typeof setUp>>;
 
@@ -82,28 +72,13 @@ async function download(server: TestServer, { fx, origin }: SetUp, slug: string,
   return { status: response.status, bytes, cut: cut || bytes.length !== announced, response };
 }
 
-async function formPost(server: TestServer, origin: string, grants: BulkResponse, file: TestFile) {
-  const batch = grants.bulk_data.file_data[0]!;
-  const form = new FormData();
-  form.set('redirect', batch.redirect);
-  form.set('max_file_size', String(batch.max_file_size));
-  form.set('max_file_count', String(batch.max_file_count));
-  form.set('expires', String(batch.expires));
-  form.set('signature', batch.sig);
-  const clean = batch.cleaned_files.find((c) => c.path === file.path)!.clean_filename;
-  form.append('file0', new Blob([file.bytes]), clean);
-  const url = new URL(batch.url);
-  return fetch(origin + url.pathname + url.search, { method: 'POST', body: form });
-}
-
 describe('a sent package on the embedded store', () => {
   let server: TestServer;
   let env: SetUp;
-  beforeAll(async () => {
-    server = await startTestServer();
+  useTestServer(async (t) => {
+    ({ server } = t);
     env = await setUp(server);
   });
-  afterAll(() => server.close());
 
   it('gives short upload grants, renewed by asking again while uploading', async () => {
     const pkg: SenderPackage = await env.sender.create({
@@ -158,7 +133,7 @@ describe('a sent package on the embedded store', () => {
       });
       expect(put.status, name).toBe(403);
     }
-    expect((await formPost(server, env.origin, grants, small[0]!)).status).toBe(403);
+    expect((await env.sender.postForm(grants, [small[0]!])).status).toBe(403);
     // A DELETE grant (the server signs none for senders) cannot remove a sealed object either.
     const remove = server.ctx.storage.signTempUrl({
       method: 'DELETE',
@@ -182,17 +157,15 @@ describe('a sent package on the embedded store', () => {
   });
 });
 
-const swift = swiftEnvironment();
 // Swift has no sealed prefixes: a grant still valid can replace an object after sending. The
 // download's If-Match on the recorded etag is what keeps recipients from other bytes.
-describe.runIf(swift !== null)('a sent package on OpenStack Swift (SWIFT_AUTH_URL)', () => {
+describeOnSwift('a sent package on OpenStack Swift (SWIFT_AUTH_URL)', (startServer) => {
   let server: TestServer;
   let env: SetUp;
   beforeAll(async () => {
-    server = await startTestServer(swiftServerSettings(swift!));
+    server = await startServer();
     env = await setUp(server);
   });
-  afterAll(() => server?.close());
 
   it('fails the download naming a file replaced after sending', async () => {
     const { pkg, grants, small, send } = await withGrants(env);

@@ -1,21 +1,28 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendMessages } from '@filerunner/protocol';
 import {
-  contractFixture,
   createUser,
+  describeOnSwift,
   linkIn,
-  startTestServer,
+  setContractSettings,
+  useTestServer,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { everyKindOfFile, fileBytes, TestUploader, type TestFile } from '../../../test/uploader';
-import { contracts, defaultContractSettings, packageRecipients } from '../../db/schema';
+import {
+  everyKindOfFile,
+  fileBytes,
+  listeningSender,
+  TestUploader,
+  type TestFile,
+} from '../../../test/uploader';
+import { defaultContractSettings, packageRecipients } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.repository';
-import { swiftEnvironment, swiftServerSettings } from '../../storage/swift/swift-test-environment';
 
 let server: TestServer;
-let fx: Awaited<ReturnType<typeof contractFixture>>;
+let fx: ContractFixture;
 let origin: string;
 let sender: TestUploader;
 
@@ -30,41 +37,25 @@ const intended = (files: TestFile[]) => ({
   intended_files: files.map((f) => ({ filename: f.path, size: f.bytes.length })),
 });
 
-beforeAll(async () => {
-  server = await startTestServer();
+useTestServer(async (t) => {
+  ({ server } = t);
   ({ origin, fx, sender } = await setUpContract(server));
 });
-afterAll(() => server.close());
 
 /** What every send test needs: a contract with groups, notifications and a listening server. */
 async function setUpContract(server: TestServer) {
-  const origin = await server.app.listen({ host: '127.0.0.1', port: 0 });
-  const fx = await contractFixture(server);
   // The sender and the receive-only member share a group; the admin is in the master group.
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Design',
-    members: [fx.sender.user.id, fx.receiver.user.id],
+  const setUp = await listeningSender(server, 'Design');
+  await setContractSettings(server, setUp.fx.contract.id, {
+    can_add_ad_hoc: true,
+    notifications: [{ name: 'Ops', email: 'ops-sent@example.com', enabled: true }],
   });
-  await server.ctx.db
-    .update(contracts)
-    .set({
-      settings: {
-        ...defaultContractSettings,
-        can_add_ad_hoc: true,
-        notifications: [{ name: 'Ops', email: 'ops-sent@example.com', enabled: true }],
-      },
-    })
-    .where(eq(contracts.id, fx.contract.id));
-  return { origin, fx, sender: new TestUploader(server, origin, fx.sender.headers) };
+  return setUp;
 }
 
-const swift = swiftEnvironment();
-// Reported as skipped, not left out, when SWIFT_AUTH_URL names no Swift.
-describe.runIf(swift !== null)('sending a package to OpenStack Swift (SWIFT_AUTH_URL)', () => {
-  let swiftServer: TestServer;
-  afterAll(() => swiftServer?.close());
+describeOnSwift('sending a package to OpenStack Swift (SWIFT_AUTH_URL)', (startServer) => {
   it('stores every kind of file on Swift and sends the package', async () => {
-    swiftServer = await startTestServer(swiftServerSettings(swift!));
+    const swiftServer = await startServer();
     const setUp = await setUpContract(swiftServer);
     await sendsEveryKindOfFile(swiftServer, setUp.fx, setUp.sender);
   });
@@ -205,10 +196,7 @@ describe('what a send is checked against', () => {
 
   it('applies the contract’s PIN policy and ad-hoc setting', async () => {
     const setSettings = (settings: Partial<typeof defaultContractSettings>) =>
-      server.ctx.db
-        .update(contracts)
-        .set({ settings: { ...defaultContractSettings, ...settings } })
-        .where(eq(contracts.id, fx.contract.id));
+      setContractSettings(server, fx.contract.id, settings);
     const adHoc = { recipients: [{ email: 'new.person@example.com' }] };
 
     await setSettings({ can_add_ad_hoc: false });
@@ -262,10 +250,7 @@ describe('what a send is checked against', () => {
   });
 
   it('never reaches a member outside the sender’s groups, not even by typing their email', async () => {
-    await server.ctx.db
-      .update(contracts)
-      .set({ settings: { ...defaultContractSettings, can_add_ad_hoc: true } })
-      .where(eq(contracts.id, fx.contract.id));
+    await setContractSettings(server, fx.contract.id, { can_add_ad_hoc: true });
     const hidden = await createUser(server);
     await addMember(server.ctx, fx.contract.id, hidden.id, { send: true });
     await insertGroup(server.ctx.db, fx.contract.id, { name: 'Closed', members: [hidden.id] });
@@ -296,11 +281,7 @@ describe('what a send is checked against', () => {
  * The whole send path driven by the upload engine: FormPost for small files, a slab, segments
  * joined by a manifest, finalise; then the recipients' and the watch list's mails.
  */
-async function sendsEveryKindOfFile(
-  server: TestServer,
-  fx: Awaited<ReturnType<typeof contractFixture>>,
-  sender: TestUploader,
-) {
+async function sendsEveryKindOfFile(server: TestServer, fx: ContractFixture, sender: TestUploader) {
   const { slabbed, all } = everyKindOfFile();
 
   const pkg = await sender.create({

@@ -1,9 +1,20 @@
 import { eq } from 'drizzle-orm';
-import type { contractFixture, TestServer } from '../../../test/harness';
+import type { ContractFixture, TestServer } from '../../../test/harness';
 import { packageRecipients, packages, type PackageStatus } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
-import type { Access, Refusal } from './recipient-access';
+import {
+  mayAskPin,
+  mayDownload,
+  mayList,
+  maySeeFiles,
+  mayUse,
+  needsPin,
+  pinLockedOut,
+  type Access,
+  type Refusal,
+} from './recipient-access';
+import type { RecipientAccess } from './recipient-access.repository';
 import type { RecipientOf } from './recipient-access.sql';
 
 // Test support: the table of recipient-access cases that recipient-access.test.ts runs through
@@ -11,8 +22,6 @@ import type { RecipientOf } from './recipient-access.sql';
 
 const HOUR = 3_600_000;
 const MOBILE = '+447700900123';
-
-export type Fixture = Awaited<ReturnType<typeof contractFixture>>;
 
 /**
  * Who calls: the contract's receiver (signed in; their row also has a link key), an ad-hoc
@@ -46,6 +55,20 @@ export interface AccessCase {
   expected: Answers;
 }
 
+/** The rule's answers for a loaded row (null: the caller has none). */
+export function answersOf(row: RecipientAccess | null, now: Date): Answers {
+  return {
+    mayList: mayList(row, now),
+    maySeeFiles: maySeeFiles(row, now),
+    mayUse: mayUse(row, now),
+    mayAskPin: mayAskPin(row, now),
+    mayDownload: mayDownload(row, now),
+    ...(row
+      ? { needsPin: needsPin(row.recipient), pinLockedOut: pinLockedOut(row.recipient, now) }
+      : {}),
+  };
+}
+
 const all = (answer: Refusal): Answers => ({
   mayList: answer,
   maySeeFiles: answer,
@@ -57,6 +80,22 @@ const all = (answer: Refusal): Answers => ({
 const hidden = { ...all('not_found'), needsPin: false, pinLockedOut: false } as const;
 const open = { mayList: 'ok', maySeeFiles: 'ok', mayUse: 'ok' } as const;
 const removed = { ...all('removed'), mayList: 'ok', needsPin: false, pinLockedOut: false } as const;
+/** Open, and no PIN to ask for: everything may be done. */
+const openNoPin = {
+  ...open,
+  mayAskPin: 'pin_not_required',
+  mayDownload: 'ok',
+  needsPin: false,
+  pinLockedOut: false,
+} as const;
+/** A PIN package whose PIN is not proven yet: listed and open, not yet downloadable. */
+const pinToProve = {
+  ...open,
+  mayAskPin: 'ok',
+  mayDownload: 'needs_pin',
+  needsPin: true,
+  pinLockedOut: false,
+} as const;
 const expired = {
   ...open,
   mayUse: 'expired',
@@ -70,13 +109,7 @@ export const accessCases: AccessCase[] = [
   {
     title: 'the recipient, open package',
     caller: 'receiver',
-    expected: {
-      ...open,
-      mayAskPin: 'pin_not_required',
-      mayDownload: 'ok',
-      needsPin: false,
-      pinLockedOut: false,
-    },
+    expected: openNoPin,
   },
   {
     title: 'expired package',
@@ -114,13 +147,7 @@ export const accessCases: AccessCase[] = [
     title: 'PIN package, PIN not proven',
     caller: 'receiver',
     recipient: 'needsPin',
-    expected: {
-      ...open,
-      mayAskPin: 'ok',
-      mayDownload: 'needs_pin',
-      needsPin: true,
-      pinLockedOut: false,
-    },
+    expected: pinToProve,
   },
   {
     title: 'PIN package, PIN proven',
@@ -132,13 +159,7 @@ export const accessCases: AccessCase[] = [
     title: 'PIN package, locked out after wrong PINs',
     caller: 'receiver',
     recipient: 'pinLockedOut',
-    expected: {
-      ...open,
-      mayAskPin: 'ok',
-      mayDownload: 'needs_pin',
-      needsPin: true,
-      pinLockedOut: true,
-    },
+    expected: { ...pinToProve, pinLockedOut: true },
   },
   {
     title: 'PIN package, PIN not proven, expired',
@@ -152,25 +173,13 @@ export const accessCases: AccessCase[] = [
   {
     title: 'ad-hoc recipient by key',
     caller: 'adHoc',
-    expected: {
-      ...open,
-      mayAskPin: 'pin_not_required',
-      mayDownload: 'ok',
-      needsPin: false,
-      pinLockedOut: false,
-    },
+    expected: openNoPin,
   },
   {
     title: 'ad-hoc recipient by key, PIN not proven',
     caller: 'adHoc',
     recipient: 'needsPin',
-    expected: {
-      ...open,
-      mayAskPin: 'ok',
-      mayDownload: 'needs_pin',
-      needsPin: true,
-      pinLockedOut: false,
-    },
+    expected: pinToProve,
   },
   {
     title: 'ad-hoc recipient by key, removed',
@@ -213,7 +222,11 @@ export interface MadeCase {
 }
 
 /** Makes a case's package (one file) and recipient rows. */
-export async function makeCase(server: TestServer, fx: Fixture, c: AccessCase): Promise<MadeCase> {
+export async function makeCase(
+  server: TestServer,
+  fx: ContractFixture,
+  c: AccessCase,
+): Promise<MadeCase> {
   const { db } = server.ctx;
   const { pkg } = await createPackage(server, {
     contractId: fx.contract.id,

@@ -1,31 +1,23 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ReceivedPage } from '@filerunner/protocol';
 import {
   BASE_HEADERS,
-  contractFixture,
-  startTestServer,
+  setContractSettings,
+  useFixtureServer,
+  type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { contracts, defaultContractSettings, packages } from '../../db/schema';
+import { packages } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { insertGrant, storedFiles } from '../downloads/downloads.repository';
 import { packageTar } from '../downloads/package-bytes';
-import {
-  mayAskPin,
-  mayDownload,
-  mayList,
-  maySeeFiles,
-  mayUse,
-  needsPin,
-  pinLockedOut,
-  type Access,
-} from './recipient-access';
+import type { Access } from './recipient-access';
 import {
   accessCases,
+  answersOf,
   makeCase,
   type Answers,
-  type Fixture,
   type MadeCase,
 } from './recipient-access-cases';
 import { findRecipientAccess } from './recipient-access.repository';
@@ -35,19 +27,14 @@ import { findRecipientAccess } from './recipient-access.repository';
 // the signed-in caller and for the holder of the link key alike.
 
 let server: TestServer;
-let fx: Fixture;
+let fx: ContractFixture;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
+useFixtureServer(async (t) => {
+  ({ server, fx } = t);
   // So that extending the expiry answers for the rule alone (the cases' packages end in 12 hours,
   // within the last day the extension is offered in).
-  await server.ctx.db
-    .update(contracts)
-    .set({ settings: { ...defaultContractSettings, can_extend_expiry: true } })
-    .where(eq(contracts.id, fx.contract.id));
+  await setContractSettings(server, fx.contract.id, { can_extend_expiry: true });
 });
-afterAll(() => server.close());
 
 type Response = Awaited<ReturnType<TestServer['app']['inject']>>;
 
@@ -227,17 +214,7 @@ async function grantFor(made: MadeCase): Promise<string> {
 /** The rule's answers for the caller's row, as the routes load it. */
 async function ruleAnswers(made: MadeCase): Promise<Answers> {
   const row = await findRecipientAccess(server.ctx.db, made.slug, made.who[0]!);
-  const now = new Date();
-  return {
-    mayList: mayList(row, now),
-    maySeeFiles: maySeeFiles(row, now),
-    mayUse: mayUse(row, now),
-    mayAskPin: mayAskPin(row, now),
-    mayDownload: mayDownload(row, now),
-    ...(row
-      ? { needsPin: needsPin(row.recipient), pinLockedOut: pinLockedOut(row.recipient, now) }
-      : {}),
-  };
+  return answersOf(row, new Date());
 }
 
 const reaches = (route: RouteCase, made: MadeCase) =>

@@ -1,20 +1,16 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import {
+  contractFixture,
+  useFixtureServer,
+  type ContractFixture,
+  type TestServer,
+} from '../../../test/harness';
 import { packageRecipients, packages } from '../../db/schema';
 import { receivedListOf } from '../inbox/inbox-lists.repository';
-import {
-  isExpired,
-  mayAskPin,
-  mayDownload,
-  mayList,
-  maySeeFiles,
-  mayUse,
-  needsPin,
-  pinLockedOut,
-} from './recipient-access';
-import { accessCases, makeCase, type Answers, type Fixture } from './recipient-access-cases';
-import { findRecipientAccess, type RecipientAccess } from './recipient-access.repository';
+import { isExpired, mayList, mayUse } from './recipient-access';
+import { accessCases, answersOf, makeCase } from './recipient-access-cases';
+import { findRecipientAccess } from './recipient-access.repository';
 import {
   isExpiredSql,
   mayListSql,
@@ -28,27 +24,9 @@ import {
 // says, and the SQL twin answers the same on the same rows of the test run's PostgreSQL.
 
 let server: TestServer;
-let fx: Fixture;
+let fx: ContractFixture;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  fx = await contractFixture(server);
-});
-afterAll(() => server.close());
-
-/** The rule's answers for a loaded row (null: the caller has none). */
-function ruleAnswers(row: RecipientAccess | null, now: Date): Answers {
-  return {
-    mayList: mayList(row, now),
-    maySeeFiles: maySeeFiles(row, now),
-    mayUse: mayUse(row, now),
-    mayAskPin: mayAskPin(row, now),
-    mayDownload: mayDownload(row, now),
-    ...(row
-      ? { needsPin: needsPin(row.recipient), pinLockedOut: pinLockedOut(row.recipient, now) }
-      : {}),
-  };
-}
+useFixtureServer((t) => ({ server, fx } = t));
 
 /** What the SQL twin answers for the caller's row of the package, or null when it finds none. */
 async function sqlAnswers(slug: string, who: RecipientOf, now: Date) {
@@ -72,7 +50,7 @@ describe('the recipient-access rule and its SQL twin', () => {
       for (const who of made.who) {
         const row = await findRecipientAccess(server.ctx.db, made.slug, who);
         const now = new Date();
-        const answers = ruleAnswers(row, now);
+        const answers = answersOf(row, now);
         expect(answers, JSON.stringify(who)).toEqual(c.expected);
 
         const twin = await sqlAnswers(made.slug, who, now);

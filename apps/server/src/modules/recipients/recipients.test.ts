@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, login, startTestServer, type TestServer } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { createUser, login, useTestServer, type TestServer } from '../../../test/harness';
 import { contracts } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.repository';
@@ -14,8 +14,8 @@ const people: Record<string, { id: number; email: string }> = {};
  * Group A: ann, abe and bea. Group B: bob and bea.
  * mia is in the master group; olga is in no group at all.
  */
-beforeAll(async () => {
-  server = await startTestServer();
+useTestServer(async (t) => {
+  ({ server } = t);
   slug = `groups-${process.pid}`;
   const [contract] = await server.ctx.db
     .insert(contracts)
@@ -36,7 +36,6 @@ beforeAll(async () => {
     members: [people.bob!.id, people.bea!.id],
   });
 });
-afterAll(() => server.close());
 
 async function visibleTo(name: string): Promise<string[]> {
   const headers = await login(server, people[name]!.email);

@@ -1,49 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EmbeddedDriver } from './embedded-driver';
-import { embeddedStorePlugin } from './embedded-store-plugin';
-import { StoreFaults } from './faults';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { EmbeddedDriver } from './embedded-driver';
+import type { StoreFaults } from './faults';
+import { ORIGIN, useStoreApp } from './test-support/store-app';
 
-const ORIGIN = 'http://127.0.0.1:5173';
 const MiB = 1024 * 1024;
 
 describe('faults injected by the embedded store, as a client sees them', () => {
-  let root: string;
   let app: FastifyInstance;
   let driver: EmbeddedDriver;
   let faults: StoreFaults;
-  const tempUrlKey = randomBytes(16).toString('hex');
-
-  beforeEach(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'embedded-faults-'));
-    faults = new StoreFaults();
-    app = Fastify();
-    app.post('/api/echo', async (request) => request.body);
-    await app.register(embeddedStorePlugin, {
-      root,
-      account: 'AUTH_filerunner',
-      tempUrlKey,
-      allowedOrigin: ORIGIN,
-      faults,
-    });
-    const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    driver = new EmbeddedDriver({
-      root,
-      account: 'AUTH_filerunner',
-      tempUrlKey,
-      publicUrl: address,
-      allowedOrigin: ORIGIN,
-    });
-    await driver.ensureContainer('c');
-  });
-
-  afterEach(async () => {
-    await app.close();
-    await rm(root, { recursive: true, force: true });
+  useStoreApp((store) => ({ app, driver, faults } = store), {
+    dirPrefix: 'embedded-faults-',
+    faults: true,
   });
 
   const expires = () => Math.floor(Date.now() / 1000) + 600;

@@ -1,46 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EmbeddedDriver } from './embedded-driver';
+import { describe, expect, it, vi } from 'vitest';
+import type { EmbeddedDriver } from './embedded-driver';
 import { embeddedStorePlugin } from './embedded-store-plugin';
-
-const ORIGIN = 'http://127.0.0.1:5173';
+import { ORIGIN, useStoreApp } from './test-support/store-app';
 
 describe('embeddedStorePlugin', () => {
   let root: string;
   let app: FastifyInstance;
   let driver: EmbeddedDriver;
-  const tempUrlKey = randomBytes(16).toString('hex');
-
-  beforeEach(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'embedded-store-'));
-    app = Fastify();
-    // The app's own JSON API beside the store: the store must not inherit its body parsing.
-    app.post('/api/echo', async (request) => request.body);
-    await app.register(embeddedStorePlugin, {
-      root,
-      account: 'AUTH_filerunner',
-      tempUrlKey,
-      allowedOrigin: ORIGIN,
-    });
-    const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    driver = new EmbeddedDriver({
-      root,
-      account: 'AUTH_filerunner',
-      tempUrlKey,
-      publicUrl: address,
-      allowedOrigin: ORIGIN,
-    });
-    await driver.ensureContainer('c', { allowedOrigins: ['https://other.example'] });
-  });
-
-  afterEach(async () => {
-    await app.close();
-    await rm(root, { recursive: true, force: true });
+  let tempUrlKey: string;
+  useStoreApp((store) => ({ root, app, driver, tempUrlKey } = store), {
+    dirPrefix: 'embedded-store-',
+    containerOrigins: ['https://other.example'],
   });
 
   const expires = () => Math.floor(Date.now() / 1000) + 600;

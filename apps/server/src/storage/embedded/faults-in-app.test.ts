@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer, type TestServer } from '../../../test/harness';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ STORE_FAULTS: 'fail=1' });
-});
-afterAll(() => server.close());
+useTestServer((t) => ({ server } = t), { STORE_FAULTS: 'fail=1' });
 
 describe('STORE_FAULTS in the whole app', () => {
   it('fails storage requests under /v1/ only, until a test turns the faults off', async () => {
