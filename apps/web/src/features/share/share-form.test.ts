@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendMessages, type Contract } from '@filerunner/protocol';
+import { testContract } from '../../app/test-support/contracts';
 import { defaultAccessPeriod } from './access-period';
 import {
   createPackageBody,
@@ -15,23 +16,7 @@ import {
 const now = new Date('2026-03-01T12:10:00Z');
 
 function contractWith(pin: PinMode = 'none'): Contract {
-  return {
-    id: 1,
-    slug: 'demo',
-    name: 'Demo Contract',
-    service_id: 'svc',
-    permissions: { send: true, admin: false },
-    settings: {
-      number_of_upload_workers: 10,
-      use_slab_files: false,
-      can_add_ad_hoc: true,
-      pin_verification: pin,
-      can_extend_expiry: false,
-      notifications: [],
-    },
-    storage_app_groups: [],
-    branding_enabled: false,
-  };
+  return testContract({ settings: { number_of_upload_workers: 10, pin_verification: pin } });
 }
 
 const rita: Recipient = {

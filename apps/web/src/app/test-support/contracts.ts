@@ -1,0 +1,33 @@
+import type { Contract } from '@filerunner/protocol';
+
+/** What a test changes of `testContract`'s answer: any field, and any of its settings. */
+export type ContractChange = Partial<Omit<Contract, 'settings'>> & {
+  settings?: Partial<Contract['settings']>;
+};
+
+/**
+ * A contract as the API lists it to a sender of it (not its admin), for tests: the demo contract
+ * with four upload workers, ad-hoc recipients allowed and no PINs, as changed by `change`.
+ */
+export function testContract(change: ContractChange = {}): Contract {
+  const { settings, ...fields } = change;
+  return {
+    id: 1,
+    slug: 'demo',
+    name: 'Demo Contract',
+    service_id: 'svc',
+    permissions: { send: true, admin: false },
+    settings: {
+      number_of_upload_workers: 4,
+      use_slab_files: false,
+      can_add_ad_hoc: true,
+      pin_verification: 'none',
+      can_extend_expiry: false,
+      notifications: [],
+      ...settings,
+    },
+    storage_app_groups: [],
+    branding_enabled: false,
+    ...fields,
+  };
+}
