@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sendMessages, type Contract } from '@filerunner/protocol';
 import { testContract } from '../../app/test-support/contracts';
-import { defaultAccessPeriod } from './access-period';
 import {
   createPackageBody,
+  emptyShareForm,
   missingMobiles,
   pinToggle,
   sendDisabled,
@@ -34,14 +34,7 @@ const newcomer: Recipient = {
   mobile: '',
 };
 
-const blank: ShareForm = {
-  name: '',
-  pinVerify: false,
-  recipients: [],
-  message: '',
-  storageGroup: null,
-  ...defaultAccessPeriod(now),
-};
+const blank: ShareForm = emptyShareForm(now);
 
 const messagesOf = (form: ShareForm, contract: Contract | null, files: number) =>
   sendProblems(form, contract, files, now).map((p) => p.message);
