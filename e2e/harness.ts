@@ -16,6 +16,7 @@ import {
   waitForMailIn,
   type CapturedMail,
 } from '../apps/server/test/captured-mail';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 
 export type { CapturedMail };
 
@@ -23,7 +24,6 @@ export type { CapturedMail };
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverEntry = path.join(repoRoot, 'apps/server/src/main.ts');
 const adminEntry = path.join(repoRoot, 'apps/server/src/cli/admin.ts');
-const CHROMIUM = '/usr/bin/chromium';
 
 /** The password of the seeded demo users in these tests; it meets the password rules. */
 export const DEMO_PASSWORD = 'Demo-Pass1!';
@@ -179,15 +179,7 @@ export async function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
 }
 
