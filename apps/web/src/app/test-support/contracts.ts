@@ -1,4 +1,4 @@
-import type { Contract } from '@filerunner/protocol';
+import type { Contract, RecipientGroup } from '@filerunner/protocol';
 
 /** What a test changes of `testContract`'s answer: any field, and any of its settings. */
 export type ContractChange = Partial<Omit<Contract, 'settings'>> & {
@@ -30,4 +30,26 @@ export function testContract(change: ContractChange = {}): Contract {
     branding_enabled: false,
     ...fields,
   };
+}
+
+/**
+ * The contract's group of partners, as the recipients call lists it to a sender: each member an
+ * activated user without a mobile, named `First Last`.
+ */
+export function partnersGroup(...members: { id: number; name: string; email: string }[]) {
+  const group: RecipientGroup = {
+    name: 'Partners',
+    master_group: false,
+    verified_group: true,
+    members: members.map(({ id, name, email }) => ({
+      id,
+      name,
+      first_name: name.split(' ')[0]!,
+      last_name: name.split(' ')[1]!,
+      email,
+      mobile: null,
+      verified: true,
+    })),
+  };
+  return group;
 }

@@ -15,7 +15,7 @@ import {
 } from '@filerunner/protocol';
 import { ApiError } from '../../app/api-client';
 import { storeAnswering, type Answer } from '../../app/test-support/api-store';
-import { testContract } from '../../app/test-support/contracts';
+import { partnersGroup, testContract } from '../../app/test-support/contracts';
 import { ToastProvider } from '../../components/ToastProvider';
 import { initialAuthState } from '../auth/auth-slice';
 import { projectsApi } from '../projects/projects-api';
@@ -86,31 +86,10 @@ const reel: SentPackage = {
 };
 
 const groups: RecipientGroup[] = [
-  {
-    name: 'Partners',
-    master_group: false,
-    verified_group: true,
-    members: [
-      {
-        id: 3,
-        name: 'Rita Recipient',
-        first_name: 'Rita',
-        last_name: 'Recipient',
-        email: 'rita@example.com',
-        mobile: null,
-        verified: true,
-      },
-      {
-        id: 5,
-        name: 'Nina New',
-        first_name: 'Nina',
-        last_name: 'New',
-        email: 'nina@example.com',
-        mobile: null,
-        verified: true,
-      },
-    ],
-  },
+  partnersGroup(
+    { id: 3, name: 'Rita Recipient', email: 'rita@example.com' },
+    { id: 5, name: 'Nina New', email: 'nina@example.com' },
+  ),
 ];
 
 type Args = { params: { slug: string; userId?: number }; body?: Record<string, unknown> };

@@ -13,7 +13,7 @@ import {
   type User,
 } from '@filerunner/protocol';
 import { storeAnswering } from '../../app/test-support/api-store';
-import { testContract } from '../../app/test-support/contracts';
+import { partnersGroup, testContract } from '../../app/test-support/contracts';
 import { initialAuthState } from '../auth/auth-slice';
 import { resetHiddenSettings, updateHiddenSettings } from '../hidden-settings/hidden-settings';
 import { projectsApi } from '../projects/projects-api';
@@ -26,22 +26,7 @@ const contract = (pin: Contract['settings']['pin_verification']): Contract =>
   testContract({ settings: { pin_verification: pin } });
 
 const groups: RecipientGroup[] = [
-  {
-    name: 'Partners',
-    master_group: false,
-    verified_group: true,
-    members: [
-      {
-        id: 3,
-        name: 'Rita Recipient',
-        first_name: 'Rita',
-        last_name: 'Recipient',
-        email: 'recipient@example.com',
-        mobile: null,
-        verified: true,
-      },
-    ],
-  },
+  partnersGroup({ id: 3, name: 'Rita Recipient', email: 'recipient@example.com' }),
 ];
 
 const user = { id: 2, email: 'sender@example.com', show_select_storage: false } as User;
