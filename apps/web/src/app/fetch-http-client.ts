@@ -1,5 +1,5 @@
 import { NoAnswerError, type HttpClient, type HttpRequest } from '@filerunner/protocol';
-import { formDataOf } from '@filerunner/transfer/browser';
+import { formDataOf } from '@filerunner/transfer/form-data';
 
 /**
  * The page's client for API calls, over fetch with the session cookie. The upload engine sends
