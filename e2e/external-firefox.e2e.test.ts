@@ -7,17 +7,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser as Chromium } from 'playwright-core';
 import puppeteer, { type Browser as Firefox, type Page } from 'puppeteer-core';
-import { api } from '@filerunner/protocol';
 import {
-  demoSettings,
-  apiLogin,
   assertWebAppBuilt,
-  DEMO_PASSWORD,
+  changeDemoSettings,
   launchBrowser,
   prepareSite,
-  startServer,
   type RunningServer,
   type Site,
+  startServer,
 } from './harness';
 import { sendToPartnerWithPin, sha256, textCount, textedPin } from './external-package';
 
@@ -58,14 +55,7 @@ beforeAll(async () => {
     extraPrefsFirefox: { 'browser.download.dir': downloads, 'browser.download.folderList': 2 },
     env: { ...process.env, HOME: home },
   });
-  const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-  await admin.call(
-    api.contracts.updateSettings,
-    demoSettings({
-      can_add_ad_hoc: true,
-      pin_verification: 'adhoc',
-    }),
-  );
+  await changeDemoSettings(server.url, { can_add_ad_hoc: true, pin_verification: 'adhoc' });
 });
 
 afterAll(async () => {

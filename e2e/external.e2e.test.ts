@@ -4,17 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { api } from '@filerunner/protocol';
-import {
-  demoSettings,
-  apiLogin,
-  DEMO_PASSWORD,
-  startProduct,
-  stopProduct,
-  type RunningServer,
-  type Site,
-} from './harness';
+import type { Page } from 'playwright-core';
+import { changeDemoSettings, productOfFile } from './harness';
 import { sendToPartnerWithPin, sha256, textCount, textedPin } from './external-package';
 import { freshPage, see } from './pages';
 
@@ -22,30 +13,25 @@ import { freshPage, see } from './pages';
 // the outsider opens the mailed link, asks for the PIN, types the code the text message carried
 // (captured in DATA_DIR/sms) and downloads. The server is the real one, as `npm start` runs it.
 
-let site: Site;
-let server: RunningServer;
-let browser: Browser;
 let scratch: string;
 /** The mailed link of the package sent in beforeAll, and the bytes of its files by path. */
 let link: string;
 let sentFiles: Record<string, string>;
 
+const product = productOfFile();
+
 beforeAll(async () => {
-  ({ site, server, browser } = await startProduct());
   scratch = await mkdtemp(path.join(tmpdir(), 'filerunner-external-'));
-  const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-  await admin.call(
-    api.contracts.updateSettings,
-    demoSettings({
-      can_add_ad_hoc: true,
-      pin_verification: 'adhoc',
-    }),
-  );
-  ({ link, sentFiles } = await sendToPartnerWithPin(site, server, browser, 'Grade for review'));
+  await changeDemoSettings(product.server.url, { can_add_ad_hoc: true, pin_verification: 'adhoc' });
+  ({ link, sentFiles } = await sendToPartnerWithPin(
+    product.site,
+    product.server,
+    product.browser,
+    'Grade for review',
+  ));
 });
 
 afterAll(async () => {
-  await stopProduct({ server, browser });
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
@@ -59,7 +45,7 @@ async function downloadOf(page: Page, button: ReturnType<Page['getByRole']>) {
 
 describe('the external package page', () => {
   it('opens by the mailed link, unlocks with the texted PIN, and downloads the right bytes', async () => {
-    const page = await freshPage(browser);
+    const page = await freshPage(product.browser);
     await page.goto(link);
 
     // What the outsider reads before any PIN: the package, who sent it, and that it is locked.
@@ -74,10 +60,10 @@ describe('the external package page', () => {
     await page.getByRole('button', { name: 'Unlock with PIN' }).click();
     const dialog = page.getByRole('dialog', { name: 'PIN verification' });
     await dialog.getByText(/ending in 123/).waitFor();
-    const before = await textCount(site);
+    const before = await textCount(product.site);
     await dialog.getByRole('button', { name: 'Send PIN' }).click();
     await dialog.getByText(/We sent a PIN by text message/).waitFor();
-    const pin = await textedPin(site, before);
+    const pin = await textedPin(product.site, before);
 
     // A wrong code first (one digit off): refused with the spec's words, the dialog stays.
     const wrong = pin.slice(0, 5) + ((Number(pin[5]) + 1) % 10);
@@ -127,7 +113,7 @@ describe('the external package page', () => {
   });
 
   it('tells a person with a wrong key that the package cannot be found', async () => {
-    const page = await freshPage(browser);
+    const page = await freshPage(product.browser);
     const tampered = new URL(link);
     tampered.searchParams.set('key', 'not-the-key');
     await page.goto(tampered.toString());

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { api, createRouteClient, type RouteArgs, type RouteClient } from '@filerunner/protocol';
 import { FetchHttpClient, signedInClient } from '@filerunner/transfer/node';
 import { stopEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
@@ -16,6 +16,7 @@ import {
   waitForMailIn,
   type CapturedMail,
 } from '../apps/server/test/captured-mail';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 
 export type { CapturedMail };
 
@@ -23,7 +24,6 @@ export type { CapturedMail };
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverEntry = path.join(repoRoot, 'apps/server/src/main.ts');
 const adminEntry = path.join(repoRoot, 'apps/server/src/cli/admin.ts');
-const CHROMIUM = '/usr/bin/chromium';
 
 /** The password of the seeded demo users in these tests; it meets the password rules. */
 export const DEMO_PASSWORD = 'Demo-Pass1!';
@@ -179,15 +179,7 @@ export async function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
 }
 
@@ -222,6 +214,21 @@ export async function stopProduct(product: Partial<Product>): Promise<void> {
 }
 
 /**
+ * The product of the test file that calls this: registers a `beforeAll` that starts it
+ * (`startProduct`, with `env`) and an `afterAll` that stops it. The answer is filled in when
+ * `beforeAll` has run, so a test (or a later hook) reads `product.server`, `product.browser` and
+ * `product.site` from it.
+ */
+export function productOfFile(env: Record<string, string> = {}): Product {
+  const product = {} as Product;
+  beforeAll(async () => {
+    Object.assign(product, await startProduct(env));
+  });
+  afterAll(() => stopProduct(product));
+  return product;
+}
+
+/**
  * The API as a signed-in person calls it, through the product's route client (the session
  * cookie, the client-version header, the API's retries), for setting up what a test needs
  * without clicking through screens that other tests cover. A failed call throws its `ApiError`.
@@ -242,6 +249,15 @@ export function demoSettings(
   body: RouteArgs<typeof api.contracts.updateSettings>['body'],
 ): RouteArgs<typeof api.contracts.updateSettings> {
   return { params: { slug: 'demo' }, body };
+}
+
+/** Changes the demo contract's settings as its admin does, through the API. */
+export async function changeDemoSettings(
+  baseUrl: string,
+  body: RouteArgs<typeof api.contracts.updateSettings>['body'],
+): Promise<void> {
+  const admin = await apiLogin(baseUrl, 'admin@example.com', DEMO_PASSWORD);
+  await admin.call(api.contracts.updateSettings, demoSettings(body));
 }
 
 /** Logs in through the API and answers the person's route client. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   planUpload,
   nodeUploadPorts,
@@ -9,15 +9,12 @@ import {
 } from '@filerunner/transfer/node';
 import { api } from '@filerunner/protocol';
 import {
-  demoSettings,
   apiLogin,
   DEMO_PASSWORD,
+  demoSettings,
+  productOfFile,
   readMails,
-  startProduct,
-  stopProduct,
   waitForMailLink,
-  type RunningServer,
-  type Site,
 } from './harness';
 import { freshPage, logIn, see } from './pages';
 
@@ -30,10 +27,9 @@ const SENDER = 'sender@example.com';
 const RITA = 'recipient@example.com';
 const ADA = 'admin@example.com';
 
-let site: Site;
-let server: RunningServer;
-let browser: Browser;
 let slug: string;
+
+const product = productOfFile();
 
 /** Deterministic bytes, different per seed, so a mixed-up file shows. */
 function bytesOf(size: number, seed: number): Buffer {
@@ -49,7 +45,7 @@ const files = [
 
 /** The session cookie of a person logged in through the API, for the upload engine's calls. */
 async function sessionCookie(email: string): Promise<string> {
-  const login = await fetch(`${server.url}/api/authenticate/`, {
+  const login = await fetch(`${product.server.url}/api/authenticate/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-client-version': 'e2e' },
     body: JSON.stringify({ email, password: DEMO_PASSWORD }),
@@ -60,7 +56,7 @@ async function sessionCookie(email: string): Promise<string> {
 
 /** The sender sends `files` to Rita and Ada with the upload engine, as the Share screen would. */
 async function sendPackage(): Promise<string> {
-  const sender = await apiLogin(server.url, SENDER, DEMO_PASSWORD);
+  const sender = await apiLogin(product.server.url, SENDER, DEMO_PASSWORD);
   const groups = await sender.call(api.recipients.list, { params: { slug: 'demo' } });
   const idOf = (email: string) =>
     groups.flatMap((g) => g.members).find((m) => m.email === email)!.id;
@@ -73,7 +69,7 @@ async function sendPackage(): Promise<string> {
   const runner = new UploadRunner(
     {
       api: {
-        baseUrl: `${server.url}/api`,
+        baseUrl: `${product.server.url}/api`,
         headers: { cookie: await sessionCookie(SENDER), 'x-client-version': 'e2e' },
       },
       plan: planUpload(sources),
@@ -105,16 +101,13 @@ async function downloadBy(page: Page, button: string) {
 }
 
 beforeAll(async () => {
-  ({ site, server, browser } = await startProduct());
   slug = await sendPackage();
 });
 
-afterAll(() => stopProduct({ server, browser }));
-
 describe('receiving a package', () => {
   it('reaches the Inbox: the recipient opens it and downloads a file and the whole package', async () => {
-    const page = await freshPage(browser);
-    await logIn(page, server.url, RITA, DEMO_PASSWORD);
+    const page = await freshPage(product.browser);
+    await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
     await page.waitForURL((url) => url.pathname === '/inbox');
     const list = page.getByRole('list', { name: 'Received packages' });
     await list.getByText('Reel 1 dailies').waitFor();
@@ -141,9 +134,9 @@ describe('receiving a package', () => {
   });
 
   it('shows the sender the recipients, and removes one after confirmation', async () => {
-    const page = await freshPage(browser);
-    await logIn(page, server.url, SENDER, DEMO_PASSWORD);
-    await page.goto(`${server.url}/sent`);
+    const page = await freshPage(product.browser);
+    await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
+    await page.goto(`${product.server.url}/sent`);
     const detail = page.getByRole('region', { name: 'Package details' });
     await detail.getByRole('heading', { name: 'Reel 1 dailies' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/sent');
@@ -168,9 +161,9 @@ describe('receiving a package', () => {
     await page.context().close();
 
     // Ada's link now opens a warning and no files.
-    const adas = await freshPage(browser);
-    await logIn(adas, server.url, ADA, DEMO_PASSWORD);
-    await adas.goto(`${server.url}/inbox/${slug}`);
+    const adas = await freshPage(product.browser);
+    await logIn(adas, product.server.url, ADA, DEMO_PASSWORD);
+    await adas.goto(`${product.server.url}/inbox/${slug}`);
     await see(
       adas,
       'The sender has removed your access to the package. You can no longer download or view the file information',
@@ -180,14 +173,14 @@ describe('receiving a package', () => {
   });
 
   it('adds a recipient by address, who gets the link by mail, and updates a mobile', async () => {
-    const admin = await apiLogin(server.url, ADA, DEMO_PASSWORD);
+    const admin = await apiLogin(product.server.url, ADA, DEMO_PASSWORD);
     await admin.call(api.contracts.updateSettings, demoSettings({ can_add_ad_hoc: true }));
-    const mailsBefore = (await readMails(site)).length;
+    const mailsBefore = (await readMails(product.site)).length;
     try {
-      const page = await freshPage(browser);
+      const page = await freshPage(product.browser);
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-      await logIn(page, server.url, SENDER, DEMO_PASSWORD);
-      await page.goto(`${server.url}/sent/${slug}`);
+      await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
+      await page.goto(`${product.server.url}/sent/${slug}`);
       const detail = page.getByRole('region', { name: 'Package details' });
       await detail.getByRole('heading', { name: 'Reel 1 dailies' }).waitFor();
 
@@ -199,7 +192,12 @@ describe('receiving a package', () => {
       await see(page, /^Recipients were added to your package\./);
       await detail.getByRole('listitem', { name: 'grader@post.test' }).waitFor();
       // A new person has no account: the mail carries the external link with its key.
-      const link = await waitForMailLink(site, 'grader@post.test', '/inbox/external/', mailsBefore);
+      const link = await waitForMailLink(
+        product.site,
+        'grader@post.test',
+        '/inbox/external/',
+        mailsBefore,
+      );
       expect(link).toContain(`/inbox/external/${slug}?key=`);
 
       const rita = detail.getByRole('listitem', { name: 'Rita Recipient' });

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** A text input by its visible label, as a person finds it. */
 export const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
@@ -22,6 +23,19 @@ export async function logIn(page: Page, baseUrl: string, email: string, password
   await page.getByRole('button', { name: 'Log in' }).click();
   // '/' is only a stop on the way to the inbox.
   await page.waitForURL((url) => url.pathname !== '/login' && url.pathname !== '/');
+}
+
+/**
+ * On the Share screen, adds the folder the page's folder picker answers and sends it to Rita
+ * Recipient as a package named `name`.
+ */
+export async function sendPickedFolder(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'Add folder' }).click();
+  await expect.poll(() => page.getByTestId('selected-file-count').innerText()).toMatch(/^\d/);
+  await page.getByRole('combobox', { name: 'Recipients' }).fill('Rita');
+  await page.getByRole('option', { name: /Rita Recipient/ }).click();
+  await page.getByRole('textbox', { name: 'Package name' }).fill(name);
+  await page.getByRole('button', { name: 'Send Package' }).click();
 }
 
 /** A fresh browser context (its own cookies and storage) with a page in it. */

@@ -3,19 +3,16 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
 import {
-  demoSettings,
   apiLogin,
-  DEMO_PASSWORD,
-  readMails,
-  startProduct,
-  stopProduct,
-  waitForMailLink,
   type ApiSession,
-  type RunningServer,
-  type Site,
+  DEMO_PASSWORD,
+  demoSettings,
+  productOfFile,
+  readMails,
+  waitForMailLink,
 } from './harness';
 import { freshPage, logIn, see } from './pages';
 
@@ -26,29 +23,26 @@ import { freshPage, logIn, see } from './pages';
 const SENDER = 'sender@example.com';
 const RECIPIENT = 'recipient@example.com';
 
-let site: Site;
-let server: RunningServer;
-let browser: Browser;
 let page: Page;
 /** The demo contract's admin, for its settings. */
 let admin: ApiSession;
 let folders: string;
 
+const product = productOfFile();
+
 beforeAll(async () => {
-  ({ site, server, browser } = await startProduct());
-  admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
+  admin = await apiLogin(product.server.url, 'admin@example.com', DEMO_PASSWORD);
   folders = await mkdtemp(path.join(tmpdir(), 'filerunner-share-'));
 });
 
 beforeEach(async () => {
-  page = await freshPage(browser);
-  await logIn(page, server.url, SENDER, DEMO_PASSWORD);
-  await page.goto(`${server.url}/share`);
+  page = await freshPage(product.browser);
+  await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
+  await page.goto(`${product.server.url}/share`);
   await page.getByRole('button', { name: 'Send Package' }).waitFor();
 });
 
 afterAll(async () => {
-  await stopProduct({ server, browser });
   if (folders) await rm(folders, { recursive: true, force: true });
 });
 
@@ -251,7 +245,7 @@ describe('the Share screen', () => {
     await chooseRecipient('Rita', /Rita Recipient/);
     await page.getByRole('textbox', { name: 'Package name' }).fill('Shoot day 2');
     await page.getByRole('textbox', { name: 'Message' }).fill('Dailies for review');
-    const mailsBefore = (await readMails(site)).length;
+    const mailsBefore = (await readMails(product.site)).length;
     await sendButton().click();
 
     await see(page, 'Your package "Shoot day 2" is in the upload queue.');
@@ -265,14 +259,14 @@ describe('the Share screen', () => {
       .poll(() => page.getByTestId('sent-status').innerText(), { timeout: 60_000 })
       .toBe('Your package has been sent. The recipients have been emailed.');
 
-    const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
+    const link = await waitForMailLink(product.site, RECIPIENT, '/inbox/', mailsBefore);
     const slug = new URL(link).pathname.split('/').at(-1)!;
-    const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
+    const rita = await apiLogin(product.server.url, RECIPIENT, DEMO_PASSWORD);
     const sha256 = async (filePath: string) => {
       const grant = await rita.call(api.downloads.fileGrant, {
         params: { slug, '*': filePath },
       });
-      const bytes = await fetch(new URL(grant.download_url, server.url)).then((r) =>
+      const bytes = await fetch(new URL(grant.download_url, product.server.url)).then((r) =>
         r.arrayBuffer(),
       );
       return createHash('sha256').update(new Uint8Array(bytes)).digest('hex');
@@ -318,7 +312,7 @@ describe('the Share screen', () => {
       await expect.poll(fileCount).toMatch(/^61 files/);
       await chooseRecipient('Rita', /Rita Recipient/);
       await page.getByRole('textbox', { name: 'Package name' }).fill('Reel 7');
-      const mailsBefore = (await readMails(site)).length;
+      const mailsBefore = (await readMails(product.site)).length;
       const slabPuts: string[] = [];
       page.on('request', (request) => {
         const { pathname } = new URL(request.url());
@@ -333,14 +327,14 @@ describe('the Share screen', () => {
       expect(slabPuts).toHaveLength(1);
       expect(slabPuts[0]).toMatch(/\/slabs\/[^/]+\.tar$/);
 
-      const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
+      const link = await waitForMailLink(product.site, RECIPIENT, '/inbox/', mailsBefore);
       const slug = new URL(link).pathname.split('/').at(-1)!;
-      const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
+      const rita = await apiLogin(product.server.url, RECIPIENT, DEMO_PASSWORD);
       for (const [name, hash] of Object.entries(written)) {
         const grant = await rita.call(api.downloads.fileGrant, {
           params: { slug, '*': `Reel 7/${name}` },
         });
-        const bytes = await fetch(new URL(grant.download_url, server.url)).then((r) =>
+        const bytes = await fetch(new URL(grant.download_url, product.server.url)).then((r) =>
           r.arrayBuffer(),
         );
         expect(createHash('sha256').update(new Uint8Array(bytes)).digest('hex'), name).toBe(hash);

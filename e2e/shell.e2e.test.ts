@@ -1,31 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
-import {
-  addMember,
-  apiLogin,
-  DEMO_PASSWORD,
-  startProduct,
-  stopProduct,
-  type RunningServer,
-  type Site,
-} from './harness';
+import { addMember, apiLogin, DEMO_PASSWORD, productOfFile } from './harness';
 import { field, freshPage, location, logIn, see } from './pages';
 
 // The shell around the screens, with the demo contract's admin, sender and receive-only users.
-let site: Site;
-let server: RunningServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  ({ site, server, browser } = await startProduct());
-});
-
-afterAll(() => stopProduct({ server, browser }));
+const product = productOfFile();
 
 async function signedIn(email: string): Promise<Page> {
-  const page = await freshPage(browser);
-  await logIn(page, server.url, email, DEMO_PASSWORD);
+  const page = await freshPage(product.browser);
+  await logIn(page, product.server.url, email, DEMO_PASSWORD);
   return page;
 }
 
@@ -34,8 +19,8 @@ const sidebarLinks = async (page: Page) =>
 
 describe('the shell', () => {
   it('sends a signed-out visitor to log in, and back afterwards', async () => {
-    const page = await freshPage(browser);
-    await page.goto(`${server.url}/profile`);
+    const page = await freshPage(product.browser);
+    await page.goto(`${product.server.url}/profile`);
     await page.waitForURL('**/login?next=%2Fprofile');
     expect(location(page)).toBe('/login?next=%2Fprofile');
 
@@ -54,7 +39,7 @@ describe('the shell', () => {
   });
 
   it('opens /login from a link with the form alone, then the app in the same page', async () => {
-    const page = await freshPage(browser);
+    const page = await freshPage(product.browser);
     let scriptBytes = 0;
     const scripts: string[] = [];
     page.on('requestfinished', (request) => {
@@ -62,7 +47,7 @@ describe('the shell', () => {
       scripts.push(new URL(request.url()).pathname);
       void request.sizes().then(({ responseBodySize }) => (scriptBytes += responseBodySize));
     });
-    await page.goto(`${server.url}/login?next=%2Fsent`);
+    await page.goto(`${product.server.url}/login?next=%2Fsent`);
     await field(page, 'Email').waitFor();
     await page.waitForLoadState('networkidle');
     // The sign-in form's scripts only, as the server sends them (compressed): a link opened on a
@@ -91,7 +76,7 @@ describe('the shell', () => {
     }
 
     for (const path of ['/users', '/activity', '/settings', '/share', '/branding/users']) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${product.server.url}${path}`);
       await page.waitForURL((url) => url.pathname.endsWith('/inbox'));
       expect(location(page)).toBe(path.startsWith('/branding') ? '/branding/inbox' : '/inbox');
     }
@@ -107,7 +92,7 @@ describe('the shell', () => {
     await page.waitForURL('**/users');
     await page.getByRole('tab', { name: 'User List' }).waitFor();
 
-    await page.goto(`${server.url}/branding`);
+    await page.goto(`${product.server.url}/branding`);
     await page.waitForURL('**/branding/inbox');
     await page.getByRole('link', { name: 'Sent', exact: true }).click();
     await page.waitForURL('**/branding/sent');
@@ -124,7 +109,7 @@ describe('the shell', () => {
 
   it('lists the permissions of each project on the profile', async () => {
     const page = await signedIn('sender@example.com');
-    await page.goto(`${server.url}/profile/permissions`);
+    await page.goto(`${product.server.url}/profile/permissions`);
     const row = page.getByRole('row').filter({ hasText: 'Demo Contract' });
     await row.getByText('Send & Receive').waitFor();
   });
@@ -139,15 +124,15 @@ describe('the shell', () => {
     await page.waitForURL('**/login');
     expect((await loggedOut).status()).toBe(204);
 
-    await page.goto(`${server.url}/sent`);
+    await page.goto(`${product.server.url}/sent`);
     await page.waitForURL('**/login?next=%2Fsent');
   });
 
   it('warns before the session ends, extends it on click, and logs out when it ends', async () => {
-    const page = await freshPage(browser);
+    const page = await freshPage(product.browser);
     // The page's clock is under the test's control; the server keeps real time.
     await page.clock.install();
-    await logIn(page, server.url, 'sender@example.com', DEMO_PASSWORD);
+    await logIn(page, product.server.url, 'sender@example.com', DEMO_PASSWORD);
     // Every answer restates the session's end against the server's Date, so one that lands after
     // the jump below (the Inbox loads its code and lists on first view) would start the count again.
     await page.waitForLoadState('networkidle');
@@ -182,10 +167,10 @@ describe('the shell', () => {
   });
 
   it('has a not-found page and an error page', async () => {
-    const page = await freshPage(browser);
-    await page.goto(`${server.url}/no/such/page`);
+    const page = await freshPage(product.browser);
+    await page.goto(`${product.server.url}/no/such/page`);
     await see(page, "Sorry! We couldn't find that page");
-    await page.goto(`${server.url}/error`);
+    await page.goto(`${product.server.url}/error`);
     await see(page, "Sorry! This page isn't working");
     await page.getByRole('link', { name: 'Launch Help Center' }).waitFor();
   });
@@ -204,16 +189,16 @@ describe('the shell', () => {
   it('shows No Active Projects to a user whose only contract membership was disabled', async () => {
     // The admin adds a person of this test's own and disables them through the API, as the
     // Users screen would.
-    const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-    const member = await addMember(site, admin, 'demo', { prefix: 'disabled' });
+    const admin = await apiLogin(product.server.url, 'admin@example.com', DEMO_PASSWORD);
+    const member = await addMember(product.site, admin, 'demo', { prefix: 'disabled' });
     await admin.call(api.users.updatePermissions, {
       params: { slug: 'demo', userId: member.id },
       body: { id: member.id, send: false, admin: false, enabled: false },
     });
 
     // Not logIn(): with no project the app stays on '/' rather than moving on to the inbox.
-    const page = await freshPage(browser);
-    await page.goto(`${server.url}/login`);
+    const page = await freshPage(product.browser);
+    await page.goto(`${product.server.url}/login`);
     await field(page, 'Email').fill(member.email);
     await field(page, 'Password').fill(member.password);
     await page.getByRole('button', { name: 'Log in' }).click();

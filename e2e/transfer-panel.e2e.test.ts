@@ -1,18 +1,9 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
-import {
-  demoSettings,
-  apiLogin,
-  DEMO_PASSWORD,
-  startProduct,
-  stopProduct,
-  waitForMail,
-  type RunningServer,
-  type Site,
-} from './harness';
-import { freshPage, logIn, see } from './pages';
+import { apiLogin, changeDemoSettings, DEMO_PASSWORD, productOfFile, waitForMail } from './harness';
+import { freshPage, logIn, see, sendPickedFolder } from './pages';
 
 // The transfer side panel as the demo sender watches it. Storage answers every request late
 // (STORE_FAULTS delay) and the demo contract sends with one worker, so a folder of 200 small
@@ -23,17 +14,9 @@ const SENDER = 'sender@example.com';
 const RECIPIENT = 'recipient@example.com';
 const STORAGE_DELAY_MS = 300;
 
-let site: Site;
-let server: RunningServer;
-let browser: Browser;
+const product = productOfFile({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` });
 
-beforeAll(async () => {
-  ({ site, server, browser } = await startProduct({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` }));
-  const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-  await admin.call(api.contracts.updateSettings, demoSettings({ number_of_upload_workers: 1 }));
-});
-
-afterAll(() => stopProduct({ server, browser }));
+beforeAll(() => changeDemoSettings(product.server.url, { number_of_upload_workers: 1 }));
 
 /** The bytes of a file named `name`; the page writes the same (see `folderToPick`). */
 function patternOf(name: string, size: number): Uint8Array {
@@ -68,16 +51,11 @@ async function folderToPick(page: Page, folder: string, count: number, size: num
 
 /** Opens the Share screen as the demo sender and sends the folder as a package of that name. */
 async function sendFolder(folder: string, count: number, size: number): Promise<Page> {
-  const page = await freshPage(browser);
-  await logIn(page, server.url, SENDER, DEMO_PASSWORD);
-  await page.goto(`${server.url}/share`);
+  const page = await freshPage(product.browser);
+  await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
+  await page.goto(`${product.server.url}/share`);
   await folderToPick(page, folder, count, size);
-  await page.getByRole('button', { name: 'Add folder' }).click();
-  await expect.poll(() => page.getByTestId('selected-file-count').innerText()).toMatch(/^\d/);
-  await page.getByRole('combobox', { name: 'Recipients' }).fill('Rita');
-  await page.getByRole('option', { name: /Rita Recipient/ }).click();
-  await page.getByRole('textbox', { name: 'Package name' }).fill(folder);
-  await page.getByRole('button', { name: 'Send Package' }).click();
+  await sendPickedFolder(page, folder);
   return page;
 }
 
@@ -206,17 +184,17 @@ describe('the transfer panel', () => {
     // The recipient is mailed (matched by name: the previous package's mail may come late), and
     // files sent on both sides of the break arrived intact.
     const mail = await waitForMail(
-      site,
+      product.site,
       (m) => m.to.includes(RECIPIENT) && m.text.includes('"Dailies"'),
     );
     const link = mail.links.find((l) => l.includes('/inbox/'))!;
     const slug = new URL(link).pathname.split('/').at(-1)!;
-    const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
+    const rita = await apiLogin(product.server.url, RECIPIENT, DEMO_PASSWORD);
     for (const name of ['take_000.mov', 'take_199.mov']) {
       const grant = await rita.call(api.downloads.fileGrant, {
         params: { slug, '*': `Dailies/${name}` },
       });
-      const stored = await fetch(new URL(grant.download_url, server.url)).then((r) =>
+      const stored = await fetch(new URL(grant.download_url, product.server.url)).then((r) =>
         r.arrayBuffer(),
       );
       const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -3,20 +3,17 @@ import { appendFile, cp, mkdir, mkdtemp, rm, unlink, utimes, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
 import {
-  demoSettings,
   apiLogin,
+  changeDemoSettings,
   DEMO_PASSWORD,
+  productOfFile,
   readMails,
-  startProduct,
-  stopProduct,
   waitForMailLink,
-  type RunningServer,
-  type Site,
 } from './harness';
-import { freshPage, logIn } from './pages';
+import { freshPage, logIn, sendPickedFolder } from './pages';
 
 // Resuming an upload after the page was reloaded in the middle of it. Files come from folders of
 // the origin-private file system, which the folder picker answers with, standing in for the
@@ -28,21 +25,17 @@ const SENDER = 'sender@example.com';
 const RECIPIENT = 'recipient@example.com';
 const STORAGE_DELAY_MS = 300;
 
-let site: Site;
-let server: RunningServer;
-let browser: Browser;
 /** Folders on disk for the `<input>` picks. */
 let disk: string;
 
+const product = productOfFile({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` });
+
 beforeAll(async () => {
-  ({ site, server, browser } = await startProduct({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` }));
-  const admin = await apiLogin(server.url, 'admin@example.com', DEMO_PASSWORD);
-  await admin.call(api.contracts.updateSettings, demoSettings({ number_of_upload_workers: 1 }));
+  await changeDemoSettings(product.server.url, { number_of_upload_workers: 1 });
   disk = await mkdtemp(path.join(tmpdir(), 'filerunner-resume-'));
 });
 
 afterAll(async () => {
-  await stopProduct({ server, browser });
   if (disk) await rm(disk, { recursive: true, force: true });
 });
 
@@ -115,15 +108,10 @@ function storageTraffic(page: Page) {
 
 /** Opens the Share screen as the demo sender and sends the picked folder as a package. */
 async function sendFolder(page: Page, folder: string, files: FileSpec[]) {
-  await logIn(page, server.url, SENDER, DEMO_PASSWORD);
-  await page.goto(`${server.url}/share`);
+  await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
+  await page.goto(`${product.server.url}/share`);
   await folderToPick(page, folder, files);
-  await page.getByRole('button', { name: 'Add folder' }).click();
-  await expect.poll(() => page.getByTestId('selected-file-count').innerText()).toMatch(/^\d/);
-  await page.getByRole('combobox', { name: 'Recipients' }).fill('Rita');
-  await page.getByRole('option', { name: /Rita Recipient/ }).click();
-  await page.getByRole('textbox', { name: 'Package name' }).fill(folder);
-  await page.getByRole('button', { name: 'Send Package' }).click();
+  await sendPickedFolder(page, folder);
 }
 
 /** The paths of the scripts the page requests from now on. */
@@ -151,13 +139,13 @@ async function reloadLeaving(page: Page) {
 /** Each file's SHA-256 as the recipient downloads it from the sent package. */
 async function downloadedHashes(slugOfMail: string, folder: string, files: FileSpec[]) {
   const slug = new URL(slugOfMail).pathname.split('/').at(-1)!;
-  const rita = await apiLogin(server.url, RECIPIENT, DEMO_PASSWORD);
+  const rita = await apiLogin(product.server.url, RECIPIENT, DEMO_PASSWORD);
   const hashes: Record<string, string> = {};
   for (const { name } of files) {
     const grant = await rita.call(api.downloads.fileGrant, {
       params: { slug, '*': `${folder}/${name}` },
     });
-    const answer = await fetch(new URL(grant.download_url, server.url));
+    const answer = await fetch(new URL(grant.download_url, product.server.url));
     expect(answer.status).toBe(200);
     hashes[name] = sha256(new Uint8Array(await answer.arrayBuffer()));
   }
@@ -166,9 +154,9 @@ async function downloadedHashes(slugOfMail: string, folder: string, files: FileS
 
 describe('resuming an upload after a reload', () => {
   it('leaves the transfer engine unloaded at start when nothing is there to resume', async () => {
-    const page = await freshPage(browser);
+    const page = await freshPage(product.browser);
     const scripts = scriptsRequested(page);
-    await logIn(page, server.url, SENDER, DEMO_PASSWORD);
+    await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(scripts.length).toBeGreaterThan(0);
@@ -176,14 +164,14 @@ describe('resuming an upload after a reload', () => {
   });
 
   it('lists the interrupted upload, resumes it with its handles, and sends only what is missing', async () => {
-    const page = await freshPage(browser);
+    const page = await freshPage(product.browser);
     const traffic = storageTraffic(page);
     // 120 files of 20 kB: 12 FormPost batches of 10, one after another.
     const files = Array.from({ length: 120 }, (_, i) => ({
       name: `take_${String(i).padStart(3, '0')}.mov`,
       size: 20_000,
     }));
-    const mailsBefore = (await readMails(site)).length;
+    const mailsBefore = (await readMails(product.site)).length;
     await sendFolder(page, 'Reels', files);
     await expect
       .poll(() => filesSent(page, 'Reels'))
@@ -219,7 +207,7 @@ describe('resuming an upload after a reload', () => {
       JSON.stringify({ upload_resume_batches: { before: writesBefore, after: writesAfter } }),
     );
 
-    const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
+    const link = await waitForMailLink(product.site, RECIPIENT, '/inbox/', mailsBefore);
     const expected = Object.fromEntries(
       files.map(({ name, size }) => [name, sha256(patternOf(name, size))]),
     );
@@ -227,11 +215,11 @@ describe('resuming an upload after a reload', () => {
   });
 
   it('confirms the segments of a large file stored before the reload by HEAD and sends only the rest', async () => {
-    const page = await freshPage(browser);
+    const page = await freshPage(product.browser);
     const traffic = storageTraffic(page);
     // Over the large-file threshold: three segments of 100, 100 and 50 MB, one after another.
     const files = [{ name: 'A001.mov', size: 250_000_000 }];
-    const mailsBefore = (await readMails(site)).length;
+    const mailsBefore = (await readMails(product.site)).length;
     const segmentPuts = () => [...new Set(traffic.writes.filter((p) => p.includes('/segments/')))];
     await sendFolder(page, 'Rushes', files);
 
@@ -260,7 +248,7 @@ describe('resuming an upload after a reload', () => {
       }),
     );
 
-    const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
+    const link = await waitForMailLink(product.site, RECIPIENT, '/inbox/', mailsBefore);
     expect(await downloadedHashes(link, 'Rushes', files)).toEqual({
       'A001.mov': sha256(patternOf('A001.mov', 250_000_000)),
     });
@@ -285,11 +273,11 @@ describe('resuming an upload after a reload', () => {
     await appendFile(path.join(copy, 'still_007.jpg'), 'edited');
     await unlink(path.join(copy, 'still_042.jpg'));
 
-    const page = await freshPage(browser);
+    const page = await freshPage(product.browser);
     const traffic = storageTraffic(page);
-    const mailsBefore = (await readMails(site)).length;
-    await logIn(page, server.url, SENDER, DEMO_PASSWORD);
-    await page.goto(`${server.url}/share`);
+    const mailsBefore = (await readMails(product.site)).length;
+    await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
+    await page.goto(`${product.server.url}/share`);
     await page.getByLabel('Folder to send').setInputFiles(original);
     await expect.poll(() => page.getByTestId('selected-file-count').innerText()).toMatch(/^100 /);
     await page.getByRole('combobox', { name: 'Recipients' }).fill('Rita');
@@ -329,7 +317,7 @@ describe('resuming an upload after a reload', () => {
     expect(writesAfter).toBeGreaterThanOrEqual(10 - writesBefore);
     expect(writesBefore + writesAfter).toBeLessThanOrEqual(10 + 1);
 
-    const link = await waitForMailLink(site, RECIPIENT, '/inbox/', mailsBefore);
+    const link = await waitForMailLink(product.site, RECIPIENT, '/inbox/', mailsBefore);
     const expected = Object.fromEntries(
       files.map(({ name, size }) => [name, sha256(patternOf(name, size))]),
     );

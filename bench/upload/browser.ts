@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium';
 import type { UploadBenchPage } from './page/api';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -59,21 +60,13 @@ export interface BenchBrowser {
 /**
  * Debian's Chromium, headless, with a user-data folder on disk (not an incognito context): the
  * origin-private file system is then real files on disk with a disk-sized quota, as a sender's
- * files are. Flags as the e2e harness launches it.
+ * files are. The flags are the e2e harness's.
  */
 export async function openBenchPage(userDataDir: string, origin: string): Promise<BenchBrowser> {
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   // The page's own complaints (a failed request, an exception) go to the bench's log.

@@ -17,6 +17,7 @@ import {
   walkPaths,
   type HttpClient,
 } from '@filerunner/transfer/node';
+import { engineSent } from './page/engine-report';
 
 const HOUR = 3_600_000;
 /** Where an upload stops moving by itself: done, or waiting for the person. */
@@ -108,13 +109,6 @@ process.stdout.write(
     files: record.progress.completedFiles,
     client_cpu_s: (cpu.user + cpu.system) / 1e6,
     client_peak_rss_mib: Math.round(process.resourceUsage().maxRSS / 1024),
-    workers: settings.number_of_upload_workers,
-    slab_files: settings.use_slab_files,
-    objects: {
-      segments: plan.largeFiles.reduce((sum, l) => sum + l.segments.length, 0),
-      slabs: plan.slabs.length,
-      form_posts: plan.batches.length,
-    },
-    requests,
+    ...engineSent(settings, plan, requests),
   })}\n`,
 );

@@ -19,6 +19,7 @@ import {
 } from '@filerunner/transfer/browser';
 import { api, createRouteClient } from '@filerunner/protocol';
 import type { EngineRun, TimelineEvent, UploadBenchPage, WriteOrder } from './api';
+import { engineSent } from './engine-report';
 
 /**
  * The upload bench's page, not part of the product. It sends picked files two ways: through the
@@ -197,16 +198,7 @@ async function prepareEngine(path: string) {
     },
     { http, joinBlob: (parts) => new Blob(parts), resumeStore, hasher, slabPacker },
   );
-  const report = () => ({
-    workers: settings.number_of_upload_workers,
-    slab_files: settings.use_slab_files,
-    objects: {
-      segments: plan.largeFiles.reduce((sum, l) => sum + l.segments.length, 0),
-      slabs: plan.slabs.length,
-      form_posts: plan.batches.length,
-    },
-    requests,
-  });
+  const report = () => engineSent(settings, plan, requests);
   runners.set(path, { runner, report });
 }
 

@@ -1,9 +1,5 @@
-import {
-  NoAnswerError,
-  type FormBody,
-  type HttpClient,
-  type HttpRequest,
-} from '@filerunner/protocol';
+import { NoAnswerError, type HttpClient, type HttpRequest } from '@filerunner/protocol';
+import { formDataOf } from '@filerunner/transfer/form-data';
 
 /**
  * The page's client for API calls, over fetch with the session cookie. The upload engine sends
@@ -59,12 +55,4 @@ function encode(body: HttpRequest['body']): { body?: BodyInit; type?: string } {
   if (body instanceof Blob) return { body };
   if ('json' in body) return { body: JSON.stringify(body.json), type: 'application/json' };
   return { body: formDataOf(body) };
-}
-
-/** Fields first, in order, then the files; fetch writes the multipart boundary itself. */
-function formDataOf(form: FormBody): FormData {
-  const data = new FormData();
-  for (const [name, value] of form.fields) data.append(name, value);
-  for (const file of form.files) data.append(file.field, file.content, file.filename);
-  return data;
 }

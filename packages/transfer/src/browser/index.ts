@@ -3,6 +3,7 @@
 // so that an upload can resume after a reload.
 export { XhrHttpClient } from './xhr-http-client';
 export type { XhrHttpClientOptions } from './xhr-http-client';
+export { formDataOf } from './form-data';
 export {
   FileSource,
   FileHandleSource,

@@ -1,5 +1,6 @@
 import { NoAnswerError } from '@filerunner/protocol';
-import type { FormBody, HttpClient, HttpRequest, HttpResponse } from '../core/ports';
+import type { HttpClient, HttpRequest, HttpResponse } from '../core/ports';
+import { formDataOf } from './form-data';
 
 export interface XhrHttpClientOptions {
   /**
@@ -80,14 +81,6 @@ function encodeBody(body: HttpRequest['body']): {
     return { body: JSON.stringify(body.json), contentType: 'application/json' };
   }
   return { body: formDataOf(body) };
-}
-
-/** Fields first, in order, then the files: Swift's FormPost reads the fields before any file. */
-function formDataOf(form: FormBody): FormData {
-  const data = new FormData();
-  for (const [name, value] of form.fields) data.append(name, value);
-  for (const file of form.files) data.append(file.field, file.content, file.filename);
-  return data;
 }
 
 function answerOf(xhr: XMLHttpRequest): HttpResponse {

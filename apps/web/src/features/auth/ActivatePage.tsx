@@ -1,15 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import { messages, withLeadingPlus, type ActivationTokenCheck } from '@filerunner/protocol';
 import { asApiError } from '../../app/api-client';
 import { AuthLayout } from '../../components/AuthLayout';
-import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { OutlinedField } from '../../components/OutlinedField';
 import { PhoneField } from '../../components/PhoneField';
 import { useActivateMutation } from './auth-api';
+import { NewPasswordForm } from './NewPasswordForm';
 import { checkPasswordPair, firstErrors } from './password-form';
 import { TokenCheckStatus } from './TokenCheckStatus';
 import { useActivationTokenCheck } from './use-token-check';
@@ -81,8 +78,17 @@ function ActivationForm(props: { uid: string; token: string; invitation: Activat
   };
 
   return (
-    <Box component="form" onSubmit={submit} noValidate>
-      {(errors.token || errors.all) && <Alert severity="error">{errors.token ?? errors.all}</Alert>}
+    <NewPasswordForm
+      onSubmit={submit}
+      errors={errors}
+      saving={saving}
+      passwordLabel="Password"
+      required
+      password={password}
+      confirm={confirm}
+      onPasswordChange={setPassword}
+      onConfirmChange={setConfirm}
+    >
       <OutlinedField
         label="Email"
         name="email"
@@ -107,18 +113,6 @@ function ActivationForm(props: { uid: string; token: string; invitation: Activat
         onChange={setMobile}
         error={errors.mobile}
       />
-      <NewPasswordFields
-        passwordLabel="Password"
-        required
-        password={password}
-        confirm={confirm}
-        onPasswordChange={setPassword}
-        onConfirmChange={setConfirm}
-        errors={errors}
-      />
-      <Button type="submit" variant="contained" fullWidth size="large" disabled={saving}>
-        Save
-      </Button>
-    </Box>
+    </NewPasswordForm>
   );
 }

@@ -2,14 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { messages } from '@filerunner/protocol';
 import { asApiError } from '../../app/api-client';
 import { AuthLayout } from '../../components/AuthLayout';
-import { OutlinedField } from '../../components/OutlinedField';
 import { useForgotPasswordMutation } from './auth-api';
+import { AuthSubmitButton } from './AuthSubmitButton';
+import { SignInEmailField } from './SignInEmailField';
 
 export function ForgotPasswordPage() {
   const [forgotPassword] = useForgotPasswordMutation();
@@ -65,28 +65,10 @@ export function ForgotPasswordPage() {
     <AuthLayout title="Forgot your password?">
       {failure && <Alert severity="error">{failure}</Alert>}
       <Box component="form" onSubmit={submit} noValidate>
-        <OutlinedField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          autoFocus
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={Boolean(emailError)}
-          helperText={emailError}
-        />
-        <Button
-          type="submit"
-          variant="contained"
-          fullWidth
-          size="large"
-          sx={{ mt: 2 }}
-          disabled={sending}
-        >
+        <SignInEmailField value={email} onChange={setEmail} error={emailError} />
+        <AuthSubmitButton sx={{ mt: 2 }} disabled={sending}>
           Send Reset Password Link
-        </Button>
+        </AuthSubmitButton>
       </Box>
       {backToLogin}
     </AuthLayout>

@@ -1,13 +1,13 @@
 import { useState, type FormEvent, type MouseEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import type { User } from '@filerunner/protocol';
 import { AuthLayout } from '../../components/AuthLayout';
-import { OutlinedField } from '../../components/OutlinedField';
 import { PasswordField } from '../../components/PasswordField';
 import { safeNext } from '../shell/navigation';
+import { AuthSubmitButton } from './AuthSubmitButton';
+import { SignInEmailField } from './SignInEmailField';
 import { loginBanners, loginFailureMessage } from './login-messages';
 
 export interface LoginFormProps {
@@ -63,16 +63,7 @@ export function LoginForm({ search, signIn, onSignedIn, navigate }: LoginFormPro
       {banner && progress.state !== 'Failed' && <Alert severity="success">{banner}</Alert>}
       {progress.state === 'Failed' && <Alert severity="error">{progress.error}</Alert>}
       <Box component="form" onSubmit={submit} noValidate>
-        <OutlinedField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          autoFocus
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+        <SignInEmailField value={email} onChange={setEmail} />
         <PasswordField
           label="Password"
           name="password"
@@ -81,16 +72,12 @@ export function LoginForm({ search, signIn, onSignedIn, navigate }: LoginFormPro
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <Button
-          type="submit"
-          variant="contained"
-          fullWidth
-          size="large"
+        <AuthSubmitButton
           sx={{ mt: 2 }}
           disabled={progress.state === 'Loading' || !email.trim() || !password}
         >
           Log in
-        </Button>
+        </AuthSubmitButton>
       </Box>
       <Box sx={{ mt: 2, textAlign: 'center' }}>
         <Link href="/forgotpassword" onClick={forgotPassword}>

@@ -1,13 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import { messages } from '@filerunner/protocol';
 import { asApiError } from '../../app/api-client';
 import { AuthLayout } from '../../components/AuthLayout';
-import { NewPasswordFields } from '../../components/NewPasswordFields';
 import { useResetPasswordMutation } from './auth-api';
+import { NewPasswordForm } from './NewPasswordForm';
 import { checkPasswordPair, firstErrors } from './password-form';
 import { TokenCheckStatus } from './TokenCheckStatus';
 import { useResetTokenCheck } from './use-token-check';
@@ -53,23 +50,17 @@ export function ResetPasswordPage() {
           retryLink={{ to: '/forgotpassword', label: 'Request another reset link' }}
         />
       ) : (
-        <Box component="form" onSubmit={submit} noValidate>
-          {(errors.token || errors.all) && (
-            <Alert severity="error">{errors.token ?? errors.all}</Alert>
-          )}
-          <NewPasswordFields
-            passwordLabel="New password"
-            autoFocus
-            password={password}
-            confirm={confirm}
-            onPasswordChange={setPassword}
-            onConfirmChange={setConfirm}
-            errors={errors}
-          />
-          <Button type="submit" variant="contained" fullWidth size="large" disabled={saving}>
-            Save
-          </Button>
-        </Box>
+        <NewPasswordForm
+          onSubmit={submit}
+          errors={errors}
+          saving={saving}
+          passwordLabel="New password"
+          autoFocus
+          password={password}
+          confirm={confirm}
+          onPasswordChange={setPassword}
+          onConfirmChange={setConfirm}
+        />
       )}
     </AuthLayout>
   );

@@ -15,6 +15,7 @@ import {
 } from '@filerunner/protocol';
 import { ApiError } from '../../app/api-client';
 import { storeAnswering, type Answer } from '../../app/test-support/api-store';
+import { testContract } from '../../app/test-support/contracts';
 import { ToastProvider } from '../../components/ToastProvider';
 import { initialAuthState } from '../auth/auth-slice';
 import { projectsApi } from '../projects/projects-api';
@@ -23,23 +24,13 @@ import { InboxPage } from './InboxPage';
 
 afterEach(cleanup);
 
-const contract = (slug: string, canExtend = false): Contract => ({
-  id: slug === 'demo' ? 1 : 2,
-  slug,
-  name: `${slug} project`,
-  service_id: 'svc',
-  permissions: { send: true, admin: false },
-  settings: {
-    number_of_upload_workers: 4,
-    use_slab_files: false,
-    can_add_ad_hoc: false,
-    pin_verification: 'none',
-    can_extend_expiry: canExtend,
-    notifications: [],
-  },
-  storage_app_groups: [],
-  branding_enabled: false,
-});
+const contract = (slug: string, canExtend = false): Contract =>
+  testContract({
+    id: slug === 'demo' ? 1 : 2,
+    slug,
+    name: `${slug} project`,
+    settings: { can_add_ad_hoc: false, can_extend_expiry: canExtend },
+  });
 
 function received(slug: string, change: Partial<ReceivedPackage> = {}): ReceivedPackage {
   return {

@@ -15,6 +15,7 @@ import {
 } from '@filerunner/protocol';
 import { ApiError } from '../../app/api-client';
 import { storeAnswering, type Answer } from '../../app/test-support/api-store';
+import { partnersGroup, testContract } from '../../app/test-support/contracts';
 import { ToastProvider } from '../../components/ToastProvider';
 import { initialAuthState } from '../auth/auth-slice';
 import { projectsApi } from '../projects/projects-api';
@@ -22,23 +23,8 @@ import { SentPage } from './SentPage';
 
 afterEach(cleanup);
 
-const contract = (pin: Contract['settings']['pin_verification'] = 'none'): Contract => ({
-  id: 1,
-  slug: 'demo',
-  name: 'Demo',
-  service_id: 'svc',
-  permissions: { send: true, admin: false },
-  settings: {
-    number_of_upload_workers: 4,
-    use_slab_files: false,
-    can_add_ad_hoc: true,
-    pin_verification: pin,
-    can_extend_expiry: false,
-    notifications: [],
-  },
-  storage_app_groups: [],
-  branding_enabled: false,
-});
+const contract = (pin: Contract['settings']['pin_verification'] = 'none'): Contract =>
+  testContract({ name: 'Demo', settings: { pin_verification: pin } });
 
 function recipient(id: number, name: string, change: Partial<SentRecipient> = {}): SentRecipient {
   return {
@@ -100,31 +86,10 @@ const reel: SentPackage = {
 };
 
 const groups: RecipientGroup[] = [
-  {
-    name: 'Partners',
-    master_group: false,
-    verified_group: true,
-    members: [
-      {
-        id: 3,
-        name: 'Rita Recipient',
-        first_name: 'Rita',
-        last_name: 'Recipient',
-        email: 'rita@example.com',
-        mobile: null,
-        verified: true,
-      },
-      {
-        id: 5,
-        name: 'Nina New',
-        first_name: 'Nina',
-        last_name: 'New',
-        email: 'nina@example.com',
-        mobile: null,
-        verified: true,
-      },
-    ],
-  },
+  partnersGroup(
+    { id: 3, name: 'Rita Recipient', email: 'rita@example.com' },
+    { id: 5, name: 'Nina New', email: 'nina@example.com' },
+  ),
 ];
 
 type Args = { params: { slug: string; userId?: number }; body?: Record<string, unknown> };

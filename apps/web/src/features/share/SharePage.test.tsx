@@ -13,6 +13,7 @@ import {
   type User,
 } from '@filerunner/protocol';
 import { storeAnswering } from '../../app/test-support/api-store';
+import { partnersGroup, testContract } from '../../app/test-support/contracts';
 import { initialAuthState } from '../auth/auth-slice';
 import { resetHiddenSettings, updateHiddenSettings } from '../hidden-settings/hidden-settings';
 import { projectsApi } from '../projects/projects-api';
@@ -21,41 +22,11 @@ import { SharePage } from './SharePage';
 
 afterEach(cleanup);
 
-const contract = (pin: Contract['settings']['pin_verification']): Contract => ({
-  id: 1,
-  slug: 'demo',
-  name: 'Demo Contract',
-  service_id: 'svc',
-  permissions: { send: true, admin: false },
-  settings: {
-    number_of_upload_workers: 4,
-    use_slab_files: false,
-    can_add_ad_hoc: true,
-    pin_verification: pin,
-    can_extend_expiry: false,
-    notifications: [],
-  },
-  storage_app_groups: [],
-  branding_enabled: false,
-});
+const contract = (pin: Contract['settings']['pin_verification']): Contract =>
+  testContract({ settings: { pin_verification: pin } });
 
 const groups: RecipientGroup[] = [
-  {
-    name: 'Partners',
-    master_group: false,
-    verified_group: true,
-    members: [
-      {
-        id: 3,
-        name: 'Rita Recipient',
-        first_name: 'Rita',
-        last_name: 'Recipient',
-        email: 'recipient@example.com',
-        mobile: null,
-        verified: true,
-      },
-    ],
-  },
+  partnersGroup({ id: 3, name: 'Rita Recipient', email: 'recipient@example.com' }),
 ];
 
 const user = { id: 2, email: 'sender@example.com', show_select_storage: false } as User;

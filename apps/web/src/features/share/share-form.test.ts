@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sendMessages, type Contract } from '@filerunner/protocol';
-import { defaultAccessPeriod } from './access-period';
+import { testContract } from '../../app/test-support/contracts';
 import {
   createPackageBody,
+  emptyShareForm,
   missingMobiles,
   pinToggle,
   sendDisabled,
@@ -15,23 +16,7 @@ import {
 const now = new Date('2026-03-01T12:10:00Z');
 
 function contractWith(pin: PinMode = 'none'): Contract {
-  return {
-    id: 1,
-    slug: 'demo',
-    name: 'Demo Contract',
-    service_id: 'svc',
-    permissions: { send: true, admin: false },
-    settings: {
-      number_of_upload_workers: 10,
-      use_slab_files: false,
-      can_add_ad_hoc: true,
-      pin_verification: pin,
-      can_extend_expiry: false,
-      notifications: [],
-    },
-    storage_app_groups: [],
-    branding_enabled: false,
-  };
+  return testContract({ settings: { number_of_upload_workers: 10, pin_verification: pin } });
 }
 
 const rita: Recipient = {
@@ -49,14 +34,7 @@ const newcomer: Recipient = {
   mobile: '',
 };
 
-const blank: ShareForm = {
-  name: '',
-  pinVerify: false,
-  recipients: [],
-  message: '',
-  storageGroup: null,
-  ...defaultAccessPeriod(now),
-};
+const blank: ShareForm = emptyShareForm(now);
 
 const messagesOf = (form: ShareForm, contract: Contract | null, files: number) =>
   sendProblems(form, contract, files, now).map((p) => p.message);

@@ -7,6 +7,7 @@ import {
   type RouteArgs,
   api,
 } from '@filerunner/protocol';
+import { defaultAccessPeriod } from './access-period';
 
 export type PinMode = Contract['settings']['pin_verification'];
 
@@ -35,6 +36,18 @@ export interface ShareForm {
   storageGroup: number | null;
   validFrom: Date;
   validTo: Date;
+}
+
+/** The Share form as a new package starts: no one, nothing, and the default access period. */
+export function emptyShareForm(now: Date): ShareForm {
+  return {
+    name: '',
+    pinVerify: false,
+    recipients: [],
+    message: '',
+    storageGroup: null,
+    ...defaultAccessPeriod(now),
+  };
 }
 
 export type ShareField = 'contract' | 'recipients' | 'files' | 'name' | 'mobiles' | 'period';

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { defaultAccessPeriod } from './access-period';
-import type { ShareForm } from './share-form';
+import { emptyShareForm, type ShareForm } from './share-form';
 
 /** How often "now" moves on for the pickers and the period check. */
 const TICK_MS = 30_000;
@@ -13,17 +12,6 @@ export function useNow(): Date {
     return () => clearInterval(timer);
   }, []);
   return now;
-}
-
-export function emptyShareForm(now: Date): ShareForm {
-  return {
-    name: '',
-    pinVerify: false,
-    recipients: [],
-    message: '',
-    storageGroup: null,
-    ...defaultAccessPeriod(now),
-  };
 }
 
 /**

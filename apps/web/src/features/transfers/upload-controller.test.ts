@@ -1,6 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { SenderPackage } from '@filerunner/protocol';
-import { planUpload, type ByteSource, type HttpClient } from '@filerunner/transfer';
 import type { PickedHandle, ResumableUpload } from '@filerunner/transfer/browser';
 import type { User } from '@filerunner/protocol';
 import { storeAnswering } from '../../app/test-support/api-store';
@@ -13,41 +11,24 @@ import {
   resumeUploadsAfterSignIn,
   startPackageUpload,
 } from './upload-actions';
-import { UploadController } from './upload-controller';
+import {
+  controllerOnSilentNetwork,
+  packageToSend as pkg,
+  twoFilePlan as plan,
+} from './test-support/silent-uploads';
 
 // The controller with a storage that never answers: uploads stay where the person's controls
 // put them, so queueing, pausing and cancelling can be watched in the store.
 
-/** Requests hang until aborted, as on a network that has gone quiet. */
-const silentNetwork: HttpClient = {
-  request: ({ signal }) =>
-    new Promise((_resolve, reject) => {
-      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-    }),
-};
-
-const file = (path: string): ByteSource => ({
-  path,
-  size: 4,
-  lastModified: 1,
-  slice: (start, end) => new Blob(['take'.slice(start, end)]),
-});
-const plan = planUpload([file('Shoot/a.mov'), file('Shoot/b.mov')]);
-const pkg = (slug: string) =>
-  ({ slug, name: `Package ${slug}`, contract: { slug: 'demo' }, session_id: 's' }) as SenderPackage;
 const picked = (path: string): PickedHandle[] => [
   { kind: 'directory', path, handle: { name: path } as FileSystemDirectoryHandle },
 ];
 
 function uploadsOnSilentNetwork(kept = new Map<string, ResumableUpload>()) {
-  const controller = new UploadController({
-    api: { baseUrl: 'http://app.test/api', headers: {} },
-    ports: { http: silentNetwork, joinBlob: (parts) => new Blob(parts) },
-    resumable: {
-      put: async (upload) => void kept.set(upload.package.slug, upload),
-      delete: async (slug) => void kept.delete(slug),
-      list: async (owner) => [...kept.values()].filter((u) => u.owner === owner),
-    },
+  const controller = controllerOnSilentNetwork({
+    put: async (upload) => void kept.set(upload.package.slug, upload),
+    delete: async (slug) => void kept.delete(slug),
+    list: async (owner) => [...kept.values()].filter((u) => u.owner === owner),
   });
   const { store } = storeAnswering(() => undefined, {
     uploads: controller,

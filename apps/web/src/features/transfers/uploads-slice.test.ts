@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UploadRecord, UploadStatus } from '@filerunner/transfer';
+import { uploadOf } from './test-support/upload-records';
 import {
   finishedUploadsCleared,
   hasActiveUploads,
@@ -10,27 +11,8 @@ import {
   type UploadsState,
 } from './uploads-slice';
 
-const record = (id: string, status: UploadStatus, completedBytes = 0): UploadRecord => ({
-  id,
-  sentPackage: `Package ${id}`,
-  startDate: null,
-  complete: false,
-  completeDate: null,
-  retryingFiles: [],
-  failedFiles: [],
-  progress: {
-    totalFiles: 2,
-    totalBytes: 100,
-    completedFiles: 0,
-    completedBytes,
-    resumingBytes: 0,
-    rate: 0,
-    estimated: null,
-  },
-  status,
-  error: null,
-  cancelled: false,
-});
+const record = (id: string, status: UploadStatus, completedBytes = 0): UploadRecord =>
+  uploadOf(id, status, { totalFiles: 2, totalBytes: 100, completedBytes });
 
 const run = (...actions: Parameters<typeof uploadsReducer>[1][]): UploadsState =>
   actions.reduce(uploadsReducer, uploadsReducer(undefined, { type: 'init' }));
