@@ -16,11 +16,14 @@ const isSchema = (value: unknown) => typeof value === 'object' && value !== null
 
 /**
  * A call as the browser makes it: its method, path and retry flags. The schemas stay with the
- * server, which validates every request; the summary is for the OpenAPI document.
+ * server, which validates every request; the summary is for the OpenAPI document. A multipart
+ * route keeps `form` as `true`: the route client sends a form body as multipart by it.
  */
 function address(route: ApiRoute): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(route).filter(([field, value]) => field !== 'summary' && !isSchema(value)),
+    Object.entries(route)
+      .filter(([field, value]) => field !== 'summary' && (field === 'form' || !isSchema(value)))
+      .map(([field, value]) => [field, field === 'form' ? true : value]),
   );
 }
 

@@ -92,6 +92,7 @@ export function createRouteClient(options: RouteClientOptions): RouteClient {
           [IDEMPOTENCY_KEY_HEADER]: callOptions.idempotencyKey ?? newIdempotencyKey(random),
         }
       : headers;
+    // In the web app's bundles `form` is `true` rather than its schema (build/browser-protocol.ts).
     const sent = body === undefined ? undefined : route.form ? (body as FormBody) : { json: body };
     const name = `${method} ${route.path}`;
 
