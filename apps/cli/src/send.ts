@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import {
   ApiError,
   defaultFilesystemConstraints,
+  newIdempotencyKey,
   type Contract,
   type RecipientGroup,
   type SenderPackage,
@@ -96,7 +97,7 @@ export async function send(options: SendOptions, io: UploadIo): Promise<string> 
     );
     const key = await unlessUnreadable(
       ledgerFile,
-      pending.keyFor(identity, options.resume, server.newIdempotencyKey()),
+      pending.keyFor(identity, options.resume, newIdempotencyKey()),
     );
     const created = await call(
       'create the package',

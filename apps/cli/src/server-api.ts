@@ -2,7 +2,6 @@ import {
   api,
   API_KEY_SCHEME,
   createRouteClient,
-  newIdempotencyKey,
   type ApiRoute,
   type CallRest,
   type RouteArgs,
@@ -11,7 +10,6 @@ import {
   type SenderPackage,
 } from '@filerunner/protocol';
 import {
-  PackageApi,
   systemClock,
   type ApiTarget,
   type Clock,
@@ -41,7 +39,6 @@ export function apiTarget(serverUrl: string, apiKey: string): ApiTarget {
  */
 export class ServerApi {
   private readonly client: RouteClient;
-  private readonly packages: PackageApi;
 
   constructor(
     http: HttpClient,
@@ -54,7 +51,6 @@ export class ServerApi {
       headers: target.headers,
       clock,
     });
-    this.packages = new PackageApi(http, target, clock);
   }
 
   /** The caller's contracts, with their settings (upload workers, slab files, ad-hoc rule). */
@@ -80,11 +76,7 @@ export class ServerApi {
     idempotencyKey: string,
     signal?: AbortSignal,
   ): Promise<SenderPackage> {
-    return this.packages.create(fields, signal, idempotencyKey);
-  }
-
-  newIdempotencyKey(): string {
-    return newIdempotencyKey();
+    return this.client.call(api.packages.create, { body: fields }, { signal, idempotencyKey });
   }
 
   /**

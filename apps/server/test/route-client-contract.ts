@@ -1,4 +1,10 @@
-import { createServer, request as forward, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request as forward,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeEach, expect, it } from 'vitest';
 import { sendMessages } from '@filerunner/protocol';
@@ -45,7 +51,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const counts = new Map<string, number>();
   const key = (method: string, path: string) => `${method} ${path}`;
 
-  const pass = (incoming: IncomingMessage, outgoing: import('node:http').ServerResponse) => {
+  const pass = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const onward = forward(
       {
         host: upstream.hostname,
