@@ -84,8 +84,12 @@ function storageRequests(page: Page): { count: () => number } {
   return { count: () => count };
 }
 
-/** Waits until the upload has sent some files but not all. */
+/**
+ * Waits until the upload has sent some files but not all. The upload is listed only once its
+ * package is created, which on a loaded CI machine can take longer than a locator's wait.
+ */
 async function underWay(page: Page, name: string, total: number) {
+  await upload(page, name).getByTestId('upload-figures').waitFor({ timeout: 60_000 });
   await expect
     .poll(() => filesSent(page, name))
     .toSatisfy((sent: number) => sent > 0 && sent < total);
