@@ -17,6 +17,7 @@ import { SessionStore } from './modules/accounts/sessions';
 import { activityReportHandler, REPORT_JOB } from './modules/activity/activity-report';
 import { ApiKeyStore } from './modules/apikeys/apikeys.repository';
 import { isSentPackageObject } from './modules/packages/packages.repository';
+import { packageWriteAdmission } from './modules/packages/package-writes';
 import { capturedTransport, smtpTransport, type MailTransport } from './notify/mailer';
 import { capturedSmsTransport, twilioSmsTransport, type SmsTransport } from './notify/sms';
 import { RealtimeHub } from './realtime/hub';
@@ -229,6 +230,8 @@ async function openStorage(
     allowedOrigin: config.publicUrl,
     // A sent package's objects no longer change, though its upload grants are still valid.
     isSealed: (container, key) => isSentPackageObject(db, container, key),
+    // Grants write only what the package declared (files, sizes), whatever they are asked for.
+    admitWrite: packageWriteAdmission(db),
     faults: new StoreFaults(settings.faults),
   };
   const driver = await createStorageDriver({

@@ -38,6 +38,12 @@ export const sendMessages = {
   outsidePackage: 'Objects must be stored under the package’s prefix.',
   slabRange: 'Each file must lie inside the slab and have its own size.',
   tooManySegments: 'A large file can have at most 250 segments.',
+  // What a grant may be asked for: the package's declared files, in the spec's batches.
+  emptyBatch: 'A batch must hold at least one file.',
+  batchTooLarge: 'A batch can hold at most 300 MB.',
+  fileInTwoBatches: 'A file can be in one batch only.',
+  undeclaredSize: 'The size must be the file’s declared size.',
+  largeFilesTooLarge: 'large_file_total_size is more than the package’s declared files.',
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 200 visible ASCII characters.',
   badXxh128: 'An xxh128 hash is 32 lowercase hexadecimal digits.',
 } as const;
@@ -54,6 +60,10 @@ export const packageLimits = {
   maxPathLength: packagePathMax,
   maxSloSegments: 250,
   maxBatchFiles: 250,
+  /** A FormPost batch, and so a slab, holds at most this many bytes (the spec's 300 MB). */
+  maxBatchBytes: 300_000_000,
+  /** The spec's max chunk size: a segment is no larger unless 250 of them cannot hold the file. */
+  maxChunkBytes: 600_000_000,
 } as const;
 
 const DAY_MS = 86_400_000;

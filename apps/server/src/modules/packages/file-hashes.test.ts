@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { xxhash128 } from 'hash-wasm';
 import { describe, expect, it } from 'vitest';
-import { sendMessages, type BulkResponse, type SenderPackage } from '@filerunner/protocol';
+import {
+  cleanObjectName,
+  sendMessages,
+  type BulkResponse,
+  type SenderPackage,
+} from '@filerunner/protocol';
 import {
   caller,
   groupOfSenderAndReceiver,
@@ -11,6 +16,7 @@ import {
   type TestServer,
 } from '../../../test/harness';
 import { packageFiles } from '../../db/schema';
+import { fileObjectName } from './object-names';
 
 // The engine hashes every file with XXH128 while it uploads it (the hash ASC MHL records), and
 // the server keeps that hash with the file. Here the hashes are computed by the test itself and
@@ -109,7 +115,7 @@ describe('a file’s xxh128', () => {
     const entries = [];
     for (const f of whole) {
       entries.push({
-        object_path: await put(first, `whole/${f.path}`, f.bytes),
+        object_path: await put(first, fileObjectName(f.path), f.bytes),
         etag: md5(f.bytes),
         size_bytes: f.bytes.length,
         user_path: f.path,
@@ -146,7 +152,9 @@ describe('a file’s xxh128', () => {
     const segments = [files.take.bytes.subarray(0, 70_000), files.take.bytes.subarray(70_000)];
     const content = [];
     for (const [i, bytes] of segments.entries()) {
-      const path = await put(renewed, `segments/take/${i}`, Buffer.from(bytes));
+      // Named as the engine names segments: the file's clean name with a digest, their size, index.
+      const folder = `segments/${cleanObjectName(files.take.path, '0123456789abcdef')}/70000`;
+      const path = await put(renewed, `${folder}/00000${i}`, Buffer.from(bytes));
       content.push({ path, etag: md5(bytes), size_bytes: bytes.length });
     }
     const slo = await report(pkg, 'slo', {
@@ -167,7 +175,7 @@ describe('a file’s xxh128', () => {
     const pkg = await createPackage();
     const grant = await grants(pkg);
     const f = files.notes;
-    const object = await put(grant, 'whole/notes', f.bytes);
+    const object = await put(grant, fileObjectName(f.path), f.bytes);
     const entry = { object_path: object, size_bytes: f.bytes.length, user_path: f.path };
     expect((await report(pkg, 'updatefiles', { files: [entry] })).statusCode).toBe(200);
     expect(await storedHashes(pkg)).toEqual({ [f.path]: null });
@@ -177,7 +185,7 @@ describe('a file’s xxh128', () => {
     const pkg = await createPackage();
     const grant = await grants(pkg);
     const f = files.notes;
-    const object = await put(grant, 'whole/notes', f.bytes);
+    const object = await put(grant, fileObjectName(f.path), f.bytes);
     const good = await xxhash128(f.bytes);
     const entry = { object_path: object, size_bytes: f.bytes.length, user_path: f.path };
     for (const bad of [good.toUpperCase(), good.slice(1), `${good}0`, 'z'.repeat(32)]) {

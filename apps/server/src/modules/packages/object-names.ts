@@ -1,12 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { cleanObjectName as cleanObjectNameWithSuffix } from '@filerunner/protocol';
 
 /**
- * The object name a file is stored under: its cleaned base name with a random suffix, so two
- * files of the same name never collide (the cleaning rule is shared with the upload engine).
+ * The object name a file is stored under (relative to the package's prefix): its cleaned base
+ * name with a suffix taken from its whole path, so two files of the same name never collide (the
+ * cleaning rule is shared with the upload engine). The same file always gets the same name, so
+ * grants asked for again (renewed, or after a resume) write the object already there instead of
+ * adding one, and the store can tell a declared file's object from any other name.
  */
-export function cleanObjectName(userPath: string): string {
-  return cleanObjectNameWithSuffix(userPath, randomBytes(6).toString('hex'));
+export function fileObjectName(userPath: string): string {
+  const suffix = createHash('sha256').update(userPath, 'utf8').digest('hex').slice(0, 12);
+  return cleanObjectNameWithSuffix(userPath, suffix);
 }
 
 /** A fresh package slug: 12 URL-safe characters, unguessable enough that slugs reveal nothing. */

@@ -121,6 +121,30 @@ export async function isSentPackageObject(
   );
 }
 
+/** The package an object key lies under (by the slug in its prefix), or null. */
+export async function packageOfObject(db: Database, key: string) {
+  const slug = packageSlugOfObject(key);
+  if (!slug) return null;
+  const [row] = await db
+    .select({
+      id: packages.id,
+      status: packages.status,
+      container: packages.container,
+      objectPrefix: packages.objectPrefix,
+    })
+    .from(packages)
+    .where(eq(packages.slug, slug));
+  return row ?? null;
+}
+
+/** The files the sender declared when creating the package: user path and size. */
+export async function declaredFilesOf(db: Database, packageId: number) {
+  return db
+    .select({ userPath: packageFiles.userPath, size: packageFiles.size })
+    .from(packageFiles)
+    .where(eq(packageFiles.packageId, packageId));
+}
+
 /** Whether the member is in any of the contract's groups. */
 export async function isInContractGroup(
   db: Database,

@@ -102,8 +102,10 @@ describe('a sent package on the embedded store', () => {
     const again = await env.sender.grants(pkg, [file]);
     expect(again.tempurl_data.expires).toBeGreaterThan(first.tempurl_data.expires);
     expect(again.tempurl_data.signature).not.toBe(first.tempurl_data.signature);
-    // The renewed grant works like the first.
-    const put = await fetch(underPrefix(server, env.origin, again, 'renewed.bin'), {
+    // The renewed grant works like the first, and names the file's object as the first did.
+    const name = again.bulk_data.file_data[0]!.cleaned_files[0]!.clean_filename;
+    expect(name).toBe(first.bulk_data.file_data[0]!.cleaned_files[0]!.clean_filename);
+    const put = await fetch(underPrefix(server, env.origin, again, name), {
       method: 'PUT',
       body: fileBytes(10, 2),
     });

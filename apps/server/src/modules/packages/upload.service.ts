@@ -18,8 +18,14 @@ import {
   type ObjectLocation,
   type StorageDriver,
 } from '../../storage';
-import { cleanObjectName } from './object-names';
-import { intendedFilesByPath, markStored, packageStatusForShare } from './packages.repository';
+import { fileObjectName } from './object-names';
+import { assertPlanDeclared } from './bulk-plan';
+import {
+  declaredFilesOf,
+  intendedFilesByPath,
+  markStored,
+  packageStatusForShare,
+} from './packages.repository';
 
 /**
  * How long upload grants (the FormPosts and the PUT over the package's prefix) work. Storage
@@ -102,16 +108,20 @@ async function headAll(
 }
 
 /**
- * Signs the grants of an upload plan: a FormPost per batch of small files (each file gets a clean
+ * Signs the grants of an upload plan: a FormPost per batch of small files (each file gets its
  * object name, sent back so the engine names its form parts), and one PUT grant over the whole
- * package prefix for large-file segments and slab objects.
+ * package prefix for large-file segments and slab objects. The plan must keep to the declared
+ * files; what the grants then write is bounded by storage (the embedded store refuses anything
+ * else by itself; Swift holds each FormPost to its max_file_size and max_file_count).
  */
-export function signUploadGrants(
+export async function signUploadGrants(
   ctx: AppContext,
   pkg: PackageRow,
   plan: z.infer<typeof bulkRequest>,
-): BulkResponse {
+): Promise<BulkResponse> {
   assertUploading(pkg);
+  const declared = await declaredFilesOf(ctx.db, pkg.id);
+  assertPlanDeclared(plan, new Map(declared.map((f) => [f.userPath, f.size])));
   const expires = Math.floor(Date.now() / 1000) + UPLOAD_GRANT_SECONDS;
   const fileData = plan.batches.map((batch) => {
     const maxFileSize = Math.max(1, ...batch.files.map((f) => f.size));
@@ -135,7 +145,7 @@ export function signUploadGrants(
       object_prefix: pkg.objectPrefix,
       cleaned_files: batch.files.map((f) => ({
         path: f.path,
-        clean_filename: cleanObjectName(f.path),
+        clean_filename: fileObjectName(f.path),
       })),
     };
   });
@@ -275,7 +285,7 @@ export async function recordLargeFile(
   if (total !== intended.size || input.size !== intended.size) {
     throw refuse('size', sendMessages.sizeMismatch);
   }
-  const key = `${pkg.objectPrefix}${cleanObjectName(input.upload_filename)}`;
+  const key = `${pkg.objectPrefix}${fileObjectName(input.upload_filename)}`;
   let manifest;
   try {
     manifest = await ctx.storage.putManifest({ container: pkg.container, key }, segments);

@@ -18,6 +18,12 @@ import {
 import { MAX_OBJECT_BYTES, ObjectFileStore } from './object-file-store';
 import { invalidContainerName, invalidObjectName } from './object-path';
 import { parseStoreUrl } from './store-request';
+import {
+  PrefixBudgets,
+  type AdmittedWrite,
+  type RefusedWrite,
+  type WriteAdmission,
+} from './write-allowance';
 
 export interface EmbeddedStoreOptions {
   /** The store's directory, normally `<DATA_DIR>/objects`. */
@@ -37,6 +43,12 @@ export interface EmbeddedStoreOptions {
    * store. Nothing is sealed when omitted.
    */
   readonly isSealed?: (container: string, key: string) => Promise<boolean>;
+  /**
+   * What a grant may still write to an object (asked for every TempURL PUT and every FormPost
+   * file): refused, or at most so many bytes, within a budget shared by the objects under a
+   * prefix. Null, or omitted, leaves only the store's own limits.
+   */
+  readonly admitWrite?: (container: string, key: string) => Promise<WriteAdmission | null>;
   /**
    * Faults to inject into object requests (not CORS preflights), for transfer tests; the
    * caller keeps the object and may change its settings at any time.
@@ -64,6 +76,7 @@ export async function embeddedStorePlugin(
 ): Promise<void> {
   const store = new ObjectFileStore(options.root, options.account);
   await store.prepare();
+  const budgets = new PrefixBudgets(store);
   const keys = [options.tempUrlKey];
   const digests = options.allowedDigests ?? ['sha1', 'sha256', 'sha512'];
   const origin = options.allowedOrigin ?? [];
@@ -116,6 +129,12 @@ export async function embeddedStorePlugin(
       query,
       container: await store.readContainer(target.container),
       isSealed: async (key) => (await options.isSealed?.(target.container, key)) ?? false,
+      admitWrite: async (key, length) => {
+        const admission = (await options.admitWrite?.(target.container, key)) ?? {
+          maxBytes: MAX_OBJECT_BYTES,
+        };
+        return budgets.admit(target.container, key, admission, length);
+      },
     };
     // A browser reports a failed preflight as a CORS error, never as the status the engine
     // must react to, so faults start at the object request itself.
@@ -182,6 +201,7 @@ async function formPost(request: FastifyRequest, reply: FastifyReply, context: O
     allowedDigests: context.digests,
     containerExists: context.container !== null,
     isSealed: context.isSealed,
+    admitWrite: context.admitWrite,
     onError: (error) => request.log.error({ err: error }, 'FormPost could not store a file'),
   });
   if (result.closeConnection) reply.header('connection', 'close');

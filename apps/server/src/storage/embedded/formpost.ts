@@ -3,10 +3,11 @@ import type { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
 import type { SignatureDigest } from '../storage-driver';
 import { formPostMessage, verifySignature } from '../signing';
-import { ObjectWriteError } from './object-file';
+import { ObjectWriteError, type ObjectRecord } from './object-file';
 import type { ObjectFileStore } from './object-file-store';
 import { invalidObjectName } from './object-path';
 import type { StoreTarget } from './store-request';
+import { objectTooLarge, type AdmittedWrite, type RefusedWrite } from './write-allowance';
 
 /**
  * Swift's FormPost (swift/common/middleware/formpost.py): a browser form uploads several
@@ -35,6 +36,11 @@ export interface FormPostContext {
   readonly containerExists: boolean;
   /** Whether a key lies under a sealed prefix, where no file may be stored any more. */
   readonly isSealed: (key: string) => Promise<boolean>;
+  /** Lets in a file of the form as an object write (its length is never known ahead), or not. */
+  readonly admitWrite: (
+    key: string,
+    length: number | undefined,
+  ) => Promise<AdmittedWrite | RefusedWrite>;
   /** Told about failures that are the store's fault, not the request's. */
   readonly onError: (error: unknown) => void;
 }
@@ -42,7 +48,7 @@ export interface FormPostContext {
 /** An outcome that ends the form at once, answered without the redirect (Swift's exceptions). */
 class FormRefused extends Error {
   constructor(
-    readonly status: 400 | 401,
+    readonly status: 400 | 401 | 413,
     message: string,
   ) {
     super(message);
@@ -180,9 +186,17 @@ export function handleFormPost(
         deleteAt =
           Math.floor(Date.now() / 1000) + integerField(fields, 'x_delete_after', 'x_delete_after');
       }
+      const admitted = await context.admitWrite(key, undefined);
+      if ('refused' in admitted) {
+        status = admitted.status === 403 ? '403 Forbidden' : '413 Request Entity Too Large';
+        message = admitted.refused;
+        file.resume();
+        return;
+      }
       current = file;
+      let stored: ObjectRecord | null = null;
       try {
-        await context.store.writeObject(
+        stored = await context.store.writeObject(
           { container: context.target.container, key },
           {
             key,
@@ -191,15 +205,19 @@ export function handleFormPost(
             ...(deleteAt !== undefined ? { deleteAt } : {}),
           },
           file,
-          { maxBytes: maxFileSize },
+          { maxBytes: Math.min(maxFileSize, admitted.maxBytes) },
         );
       } catch (error) {
         if (error instanceof ObjectWriteError && error.reason === 'too_large') {
-          throw new FormRefused(400, 'max_file_size exceeded');
+          // Past the grant's max_file_size as Swift says it; past the declaration in our words.
+          if (admitted.maxBytes >= maxFileSize)
+            throw new FormRefused(400, 'max_file_size exceeded');
+          throw new FormRefused(413, objectTooLarge);
         }
         throw error;
       } finally {
         current = null;
+        admitted.settle(stored);
       }
       status = '201 Created';
     };

@@ -9,6 +9,7 @@ import { deleteAtFrom, metadataHeaders, objectMetadataFrom } from './object-meta
 import { ifMatchAllows } from './conditional';
 import { SegmentError, objectEtag, objectLength, openObjectStream } from './slo-manifest';
 import { contentDisposition, verifyTempUrl, type StoreTarget } from './store-request';
+import type { AdmittedWrite, RefusedWrite } from './write-allowance';
 
 /** Everything one object request needs, resolved by the plugin before dispatch. */
 export interface ObjectRequest {
@@ -21,6 +22,11 @@ export interface ObjectRequest {
   readonly container: ContainerRecord | null;
   /** Whether the object lies under a sealed prefix: no grant may write or delete it any more. */
   readonly isSealed: (key: string) => Promise<boolean>;
+  /** Lets in a write of so many bytes (undefined: not announced) to the object, or refuses it. */
+  readonly admitWrite: (
+    key: string,
+    length: number | undefined,
+  ) => Promise<AdmittedWrite | RefusedWrite>;
 }
 
 const SEALED = 'Forbidden: this object is sealed and can no longer change\n';
@@ -194,8 +200,16 @@ export async function storeObject(
   const expectedEtag = typeof etagHeader === 'string' ? etagHeader.replace(/"/g, '') : undefined;
 
   const key = context.target.key;
+  const admitted = await context.admitWrite(key, expectedLength);
+  if ('refused' in admitted) {
+    return refuse(
+      admitted.status,
+      `${admitted.status === 403 ? 'Forbidden' : 'Your request is too large'}: ${admitted.refused}`,
+    );
+  }
+  let stored: ObjectRecord | null = null;
   try {
-    const stored = await context.store.writeObject(
+    stored = await context.store.writeObject(
       { container: context.target.container, key },
       {
         key,
@@ -205,7 +219,7 @@ export async function storeObject(
       },
       request.raw,
       {
-        maxBytes: MAX_OBJECT_BYTES,
+        maxBytes: admitted.maxBytes,
         ...(expectedLength !== undefined ? { expectedLength } : {}),
         ...(expectedEtag !== undefined ? { expectedEtag } : {}),
       },
@@ -221,6 +235,8 @@ export async function storeObject(
     if (error.reason === 'too_large') return refuse(413, 'Your request is too large.');
     if (error.reason === 'etag_mismatch') return refuse(422, 'Unprocessable Entity', false);
     return refuse(499, 'Client Closed Request');
+  } finally {
+    admitted.settle(stored);
   }
 }
 
