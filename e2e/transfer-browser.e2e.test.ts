@@ -25,6 +25,7 @@ import {
   workerHeapMeter,
 } from './transfer-browser/lab-harness';
 import { patternBytes } from './transfer-browser/pattern';
+import { segmentObjectName } from '@filerunner/transfer/node';
 
 // The transfer engine's browser entry in Chromium, against the real server and its embedded
 // store: the lab page (e2e/transfer-browser/) is built with Vite and served as the site's web app,
@@ -110,7 +111,9 @@ describe('sending bytes with the XHR client', () => {
       large,
     );
     const t = grants.tempurl_data;
-    const putUrl = `${t.swift_endpoint}${t.swift_path}A001.mov${new URL(t.temp_url).search}`;
+    // The large file as the only segment of itself: storage takes no other name for it.
+    const largeObject = segmentObjectName(large.path, '0000000000000000', large.size, 0);
+    const putUrl = `${t.swift_endpoint}${t.swift_path}${largeObject}${new URL(t.temp_url).search}`;
     const heap = await pageHeapMeter(page);
     const baseline = await heap({ settle: true });
     const { peak, result: put } = await peakWhile(
@@ -181,7 +184,7 @@ describe('sending bytes with the XHR client', () => {
     const reported = [
       {
         etag: put.etag,
-        object_path: `/${t.container}/${t.object_prefix}A001.mov`,
+        object_path: `/${t.container}/${t.object_prefix}${largeObject}`,
         size_bytes: large.size,
         user_path: large.path,
       },

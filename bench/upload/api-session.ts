@@ -20,7 +20,8 @@ export async function setSlabFiles(admin: Call, on: boolean): Promise<void> {
 
 /**
  * A fresh package of `files` for the demo recipient and its prefix PUT grant: answers the
- * signed URL of any object name under the package's prefix, for baselines that PUT raw objects.
+ * signed URL of an object name under the package's prefix, for baselines that PUT raw objects
+ * (storage takes only the names of the declared files' segments: `segmentObjectName`).
  */
 export async function prefixGrant(sender: Call, files: { path: string; size: number }[]) {
   const groups = await sender.call(api.recipients.list, { params: { slug: 'demo' } });

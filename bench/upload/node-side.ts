@@ -4,7 +4,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from '../storage/processes';
+import { segmentObjectName } from '@filerunner/transfer';
 import type { DiskFile } from './disk-files';
+
+// Storage takes raw PUTs only under the names the engine gives a declared file's segments, so
+// each baseline PUT is a segment of its file: a slice, or the whole file as its only segment.
+const BASELINE_DIGEST = '0000000000000000';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,7 +37,13 @@ export async function curlSlices(big: DiskFile, parts: number, urlOf: (name: str
         `dd if="$1" bs=1M iflag=skip_bytes,count_bytes skip=${i * size} count=${length} status=none` +
         ` | curl -sS -T - -H "Content-Length: ${length}" -H "Transfer-Encoding:" -H "Expect:"` +
         ` -o /dev/null -w '%{http_code}' "$2"`;
-      return exec('sh', ['-c', script, 'sh', big.file, urlOf(`curl/part-${i}`)]);
+      return exec('sh', [
+        '-c',
+        script,
+        'sh',
+        big.file,
+        urlOf(segmentObjectName(big.name, BASELINE_DIGEST, size, i)),
+      ]);
     }),
   );
   const seconds = (performance.now() - started) / 1000;
@@ -51,7 +62,7 @@ export async function curlPerFile(
   const config = files
     .map(
       (f) =>
-        `url = ${quote(urlOf(`curl/${f.name}`))}\nupload-file = ${quote(f.file)}\noutput = "/dev/null"\n`,
+        `url = ${quote(urlOf(segmentObjectName(f.name, BASELINE_DIGEST, f.size, 0)))}\nupload-file = ${quote(f.file)}\noutput = "/dev/null"\n`,
     )
     .join('');
   await writeFile(configFile, config);

@@ -1,6 +1,7 @@
 import {
   intendedFilesOf,
   planUpload,
+  segmentObjectName,
   UploadRunner,
   type FileHasher,
   type HttpClient,
@@ -260,6 +261,10 @@ async function runEngine(path: string): Promise<EngineRun> {
   return { seconds, files: record.progress.completedFiles, ...report() };
 }
 
+// Storage takes raw PUTs only under the names the engine gives a declared file's segments, so
+// each bare PUT is a segment of its file: a slice, or the whole file as its only segment.
+const BASELINE_DIGEST = '0000000000000000';
+
 /** A prefix PUT grant for a fresh package of the picked files, for the bare PUTs. Not measured. */
 async function prepareBare(path: string) {
   const sources = picked.get(path)!;
@@ -293,7 +298,10 @@ async function bareSlices(path: string, parts: number) {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: parts }, (_, i) =>
-      put(urlOf(`bare/part-${i}`), source!.slice(i * part, Math.min(size, (i + 1) * part))),
+      put(
+        urlOf(segmentObjectName(source!.path, BASELINE_DIGEST, part, i)),
+        source!.slice(i * part, Math.min(size, (i + 1) * part)),
+      ),
     ),
   );
   return { seconds: (performance.now() - started) / 1000, requests: { storage: parts } };
@@ -309,7 +317,10 @@ async function barePerFile(path: string, parallel: number) {
     Array.from({ length: parallel }, async () => {
       while (next < sources.length) {
         const source = sources[next++]!;
-        await put(urlOf(`bare/${source.path}`), source.slice(0, source.size));
+        await put(
+          urlOf(segmentObjectName(source.path, BASELINE_DIGEST, source.size, 0)),
+          source.slice(0, source.size),
+        );
       }
     }),
   );

@@ -29,14 +29,28 @@ export function planLargeFile(source: ByteSource, limits: UploadLimits): LargeFi
   const segmentSize = segmentSizeFor(source.size, limits);
   if (segmentSize === null) return null;
   const digest = filesFingerprint([source]).replace(/^\d+-/, '');
-  const folder = `segments/${cleanObjectName(source.path, digest)}/${segmentSize}`;
   const count = Math.max(1, Math.ceil(source.size / segmentSize));
   const segments = Array.from({ length: count }, (_, index) => ({
     index,
     start: index * segmentSize,
     end: Math.min(source.size, (index + 1) * segmentSize),
-    // Zero-padded, so a listing of the folder sorts in manifest order.
-    name: `${folder}/${String(index).padStart(6, '0')}`,
+    name: segmentObjectName(source.path, digest, segmentSize, index),
   }));
   return { source, segmentSize, segments };
+}
+
+/**
+ * The object name (under the package prefix) of a large file's segment:
+ * `segments/<clean name>-<digest>.<ext>/<segment size>/<NNNNNN>`. Storage lets a grant write
+ * only names of this shape for a declared file, its size and index inside the file.
+ */
+export function segmentObjectName(
+  path: string,
+  digest: string,
+  segmentSize: number,
+  index: number,
+): string {
+  // Zero-padded, so a listing of the folder sorts in manifest order.
+  const position = String(index).padStart(6, '0');
+  return `segments/${cleanObjectName(path, digest)}/${segmentSize}/${position}`;
 }
