@@ -18,12 +18,7 @@ import {
 import { MAX_OBJECT_BYTES, ObjectFileStore } from './object-file-store';
 import { invalidContainerName, invalidObjectName } from './object-path';
 import { parseStoreUrl } from './store-request';
-import {
-  PrefixBudgets,
-  type AdmittedWrite,
-  type RefusedWrite,
-  type WriteAdmission,
-} from './write-allowance';
+import { PrefixBudgets, type WriteAdmission } from './write-allowance';
 
 export interface EmbeddedStoreOptions {
   /** The store's directory, normally `<DATA_DIR>/objects`. */
