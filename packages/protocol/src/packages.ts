@@ -44,6 +44,7 @@ export const sendMessages = {
   fileInTwoBatches: 'A file can be in one batch only.',
   undeclaredSize: 'The size must be the file’s declared size.',
   largeFilesTooLarge: 'large_file_total_size is more than the package’s declared files.',
+  planTooLarge: 'The upload plan is longer than the package’s declared files need.',
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 200 visible ASCII characters.',
   badXxh128: 'An xxh128 hash is 32 lowercase hexadecimal digits.',
 } as const;

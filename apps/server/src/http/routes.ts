@@ -45,8 +45,8 @@ export interface ServeOptions<R extends ApiRoute, A> {
   access?: (request: FastifyRequest, params: RouteParams<R>) => Promise<A>;
   /** The answer to a body the schema refuses, for calls whose client reads another shape. */
   invalidBody?: (error: z.ZodError) => ApiError;
-  /** Hooks and limits passed to Fastify as they are (e.g. `bodyLimit`, `onSend`). */
-  fastify?: Pick<RouteShorthandOptions, 'bodyLimit' | 'onSend'>;
+  /** Hooks and limits passed to Fastify as they are (e.g. `bodyLimit`, `onSend`, `preParsing`). */
+  fastify?: Pick<RouteShorthandOptions, 'bodyLimit' | 'onSend' | 'preParsing'>;
 }
 
 /** The routes registered so far, as the OpenAPI test compares them with the table. */

@@ -35,3 +35,12 @@ export function assertPlanDeclared(plan: BulkRequest, declared: ReadonlyMap<stri
     throw ApiError.fields({ large_file_total_size: [sendMessages.largeFilesTooLarge] });
   }
 }
+
+/**
+ * The longest `bulk` body the declared files can need: each file's path (escaped as `\\uXXXX`
+ * at worst) with its size and a batch of its own around it, and room for the rest. A longer body
+ * names something the package did not declare, so it is refused before it is read.
+ */
+export function planBodyAllowance(declared: { files: number; pathUnits: number }): number {
+  return 1024 + declared.files * 300 + declared.pathUnits * 6;
+}

@@ -145,6 +145,17 @@ export async function declaredFilesOf(db: Database, packageId: number) {
     .where(eq(packageFiles.packageId, packageId));
 }
 
+/** How many files the package declared, and their paths' UTF-16 units (two a character at most). */
+export async function declaredPathTotals(db: Database, packageId: number) {
+  const [row] = await queryRows<{ files: number; pathUnits: number }>(
+    db,
+    sql`select count(*)::int as "files",
+          coalesce(sum(char_length(${packageFiles.userPath}) * 2), 0)::int as "pathUnits"
+        from ${packageFiles} where ${packageFiles.packageId} = ${packageId}`,
+  );
+  return row ?? { files: 0, pathUnits: 0 };
+}
+
 /** Whether the member is in any of the contract's groups. */
 export async function isInContractGroup(
   db: Database,

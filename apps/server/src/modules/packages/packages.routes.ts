@@ -12,7 +12,8 @@ import { serve } from '../../http/routes';
 import { createPackage } from './create-package.service';
 import { finalisePackage } from './finalise.service';
 import { ownPackage } from './packages.policy';
-import { senderPackageView } from './packages.repository';
+import { planBodyAllowance } from './bulk-plan';
+import { declaredPathTotals, senderPackageView } from './packages.repository';
 import {
   recordLargeFile,
   recordSlab,
@@ -44,10 +45,29 @@ export async function packagesRoutes(app: FastifyInstance, opts: { ctx: AppConte
     return senderPackageView(ctx.db, ctx.storage, id);
   });
 
-  serve(app, packageRoutes.bulk, async (request) => {
-    const { pkg } = await ownPackage(ctx.db, requireUser(request), request.params.slug);
-    return signUploadGrants(ctx, pkg, request.body);
-  });
+  serve(
+    app,
+    packageRoutes.bulk,
+    async (request) => {
+      const { pkg } = await ownPackage(ctx.db, requireUser(request), request.params.slug);
+      return signUploadGrants(ctx, pkg, request.body);
+    },
+    {
+      fastify: {
+        preParsing: async (request, reply, payload) => {
+          const { slug } = request.params as { slug: string };
+          const { pkg } = await ownPackage(ctx.db, requireUser(request), slug);
+          const length = Number(request.headers['content-length'] ?? 0);
+          if (length > planBodyAllowance(await declaredPathTotals(ctx.db, pkg.id))) {
+            // The body stays unread: the connection cannot carry another request.
+            reply.header('connection', 'close');
+            throw ApiError.detail(413, 'payload_too_large', sendMessages.planTooLarge);
+          }
+          return payload;
+        },
+      },
+    },
+  );
 
   // The upload calls name the contract and the package; both must be the caller's.
   const upload = (request: UploadRequest) =>
