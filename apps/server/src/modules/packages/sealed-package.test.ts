@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
@@ -154,6 +155,41 @@ describe('a sent package on the embedded store', () => {
     const after = await download(server, env, pkg.slug);
     expect(after.status).toBe(200);
     expect(after.bytes.equals(before.bytes)).toBe(true);
+  });
+  it('discards a slow PUT that was still arriving when the package was sent', async () => {
+    const notes = { path: 'notes.txt', bytes: fileBytes(10, 1) };
+    const pkg = await env.sender.createOf([notes], {
+      contract: env.fx.contract.slug,
+      name: 'Outlived',
+      recipients: [{ id: env.fx.receiver.user.id }],
+    });
+    const grants = await env.sender.grants(pkg, [notes]);
+    const entries = await env.sender.formPost(grants, [notes]);
+    expect((await env.sender.upload(pkg, 'updatefiles', { files: entries })).status).toBe(200);
+
+    // A PUT over the stored file starts while the package is still uploading (so its start is
+    // allowed) and sends its last bytes only once the package is sent.
+    const name = entries[0]!.object_path.slice(grants.tempurl_data.object_prefix.length);
+    const replacement = fileBytes(10, 77);
+    const url = new URL(underPrefix(server, env.origin, grants, name));
+    const put = request(url, { method: 'PUT', headers: { 'content-length': '10' } });
+    const answered = new Promise<number>((resolve, reject) => {
+      put.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      put.on('error', reject);
+    });
+    put.write(replacement.subarray(0, 5));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect((await env.sender.upload(pkg, 'update', { complete: true })).status).toBe(200);
+    put.end(replacement.subarray(5));
+    expect(await answered).toBe(403);
+
+    const file = await download(server, env, pkg.slug, 'notes.txt');
+    expect(file.status).toBe(200);
+    expect(file.bytes).toEqual(notes.bytes);
   });
 });
 

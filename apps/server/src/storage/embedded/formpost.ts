@@ -191,11 +191,16 @@ export function handleFormPost(
             ...(deleteAt !== undefined ? { deleteAt } : {}),
           },
           file,
-          { maxBytes: maxFileSize },
+          { maxBytes: maxFileSize, mayPublish: async () => !(await context.isSealed(key)) },
         );
       } catch (error) {
         if (error instanceof ObjectWriteError && error.reason === 'too_large') {
           throw new FormRefused(400, 'max_file_size exceeded');
+        }
+        if (error instanceof ObjectWriteError && error.reason === 'sealed') {
+          status = '403 Forbidden';
+          message = 'this object is sealed and can no longer change';
+          return;
         }
         throw error;
       } finally {

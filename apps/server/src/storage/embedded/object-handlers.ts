@@ -208,6 +208,7 @@ export async function storeObject(
         maxBytes: MAX_OBJECT_BYTES,
         ...(expectedLength !== undefined ? { expectedLength } : {}),
         ...(expectedEtag !== undefined ? { expectedEtag } : {}),
+        mayPublish: async () => !(await context.isSealed(key)),
       },
     );
     return answer(request, reply, context, 201, {
@@ -220,6 +221,7 @@ export async function storeObject(
     if (!(error instanceof ObjectWriteError)) throw error;
     if (error.reason === 'too_large') return refuse(413, 'Your request is too large.');
     if (error.reason === 'etag_mismatch') return refuse(422, 'Unprocessable Entity', false);
+    if (error.reason === 'sealed') return refuse(403, SEALED.trim(), false);
     return refuse(499, 'Client Closed Request');
   }
 }
