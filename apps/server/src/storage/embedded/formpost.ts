@@ -174,11 +174,10 @@ export function handleFormPost(
         file.resume();
         return;
       }
-      let deleteAt: number | undefined;
-      if (fields.has('x_delete_at')) deleteAt = integerField(fields, 'x_delete_at', 'x_delete_at');
-      if (fields.has('x_delete_after')) {
-        deleteAt =
-          Math.floor(Date.now() / 1000) + integerField(fields, 'x_delete_after', 'x_delete_after');
+      // Swift would make the object expire; an object that deletes itself would let a sender
+      // make a file vanish from a package already sent, so the fields are refused.
+      for (const name of ['x_delete_at', 'x_delete_after']) {
+        if (fields.has(name)) throw new FormRefused(400, `${name} is not allowed`);
       }
       current = file;
       try {
@@ -188,7 +187,6 @@ export function handleFormPost(
             key,
             contentType: fields.get('content-type') || partType || 'application/octet-stream',
             metadata: {},
-            ...(deleteAt !== undefined ? { deleteAt } : {}),
           },
           file,
           { maxBytes: maxFileSize, mayPublish: async () => !(await context.isSealed(key)) },

@@ -5,7 +5,7 @@ import type { SignatureDigest } from '../storage-driver';
 import { corsResponseHeaders, type CorsPolicy } from './cors';
 import { ObjectWriteError, type ObjectRecord } from './object-file';
 import { MAX_OBJECT_BYTES, type ContainerRecord, type ObjectFileStore } from './object-file-store';
-import { deleteAtFrom, metadataHeaders, objectMetadataFrom } from './object-metadata';
+import { metadataHeaders, objectMetadataFrom } from './object-metadata';
 import { ifMatchAllows } from './conditional';
 import { SegmentError, objectEtag, objectLength, openObjectStream } from './slo-manifest';
 import { contentDisposition, verifyTempUrl, type StoreTarget } from './store-request';
@@ -32,6 +32,13 @@ const DISALLOWED_TEMPURL_HEADERS = [
   'x-copy-from',
   'x-static-large-object',
 ];
+
+/**
+ * Expiry headers Swift accepts on any write, refused on grants: an object that deletes itself
+ * would let a sender make a file vanish from a package already sent. The server never asks
+ * for object expiry; it removes a package's objects itself when the package ends.
+ */
+const EXPIRY_HEADERS = ['x-delete-at', 'x-delete-after'];
 
 /** Sends a response with the CORS headers Swift adds for an allowed origin. */
 export function answer(
@@ -179,6 +186,10 @@ export async function storeObject(
     if (headers[name] !== undefined)
       return refuse(400, `The header '${name}' is not allowed in this tempurl`);
   }
+  for (const name of EXPIRY_HEADERS) {
+    if (headers[name] !== undefined)
+      return refuse(400, `The header '${name}' is not allowed: objects of a package never expire`);
+  }
   const lengthHeader = headers['content-length'];
   const chunked = (headers['transfer-encoding'] ?? '').toLowerCase().includes('chunked');
   if (lengthHeader === undefined && !chunked) return refuse(411, 'Length Required');
@@ -188,8 +199,6 @@ export async function storeObject(
   }
   const metadata = objectMetadataFrom(headers);
   if (!metadata.ok) return refuse(400, metadata.problem);
-  const deleteAt = deleteAtFrom(headers);
-  if (!deleteAt.ok) return refuse(400, deleteAt.problem);
   const etagHeader = headers.etag;
   const expectedEtag = typeof etagHeader === 'string' ? etagHeader.replace(/"/g, '') : undefined;
 
@@ -201,7 +210,6 @@ export async function storeObject(
         key,
         contentType: headers['content-type'] || 'application/octet-stream',
         metadata: metadata.metadata,
-        ...(deleteAt.deleteAt !== null ? { deleteAt: deleteAt.deleteAt } : {}),
       },
       request.raw,
       {
