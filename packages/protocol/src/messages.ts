@@ -49,7 +49,10 @@ export const messages = {
     rateLimited: 'Request was throttled. Please wait a few minutes and try again.',
   },
   /** Any text field of any call. */
-  text: { nulCharacter: 'This field cannot contain a NUL character.' },
+  text: {
+    nulCharacter: 'This field cannot contain a NUL character.',
+    brokenUnicode: 'This field contains a character that is not valid Unicode text.',
+  },
   constraints: {
     unavailable: 'Filesystem constraints not available',
     failed: 'Failed to fetch constraints',
