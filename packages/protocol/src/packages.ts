@@ -38,6 +38,7 @@ export const sendMessages = {
   outsidePackage: 'Objects must be stored under the package’s prefix.',
   slabRange: 'Each file must lie inside the slab and have its own size.',
   tooManySegments: 'A large file can have at most 250 segments.',
+  duplicateSegment: 'A segment can be listed only once in a large file.',
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 200 visible ASCII characters.',
   badXxh128: 'An xxh128 hash is 32 lowercase hexadecimal digits.',
 } as const;
