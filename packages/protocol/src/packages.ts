@@ -40,6 +40,8 @@ export const sendMessages = {
   tooManySegments: 'A large file can have at most 250 segments.',
   duplicateSegment: 'A segment can be listed only once in a large file.',
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 200 visible ASCII characters.',
+  idempotencyKeyReused:
+    'This Idempotency-Key was already used for a different package: send a new key for a new package.',
   badXxh128: 'An xxh128 hash is 32 lowercase hexadecimal digits.',
 } as const;
 

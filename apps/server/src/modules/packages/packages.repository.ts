@@ -136,17 +136,17 @@ export async function isInContractGroup(
   return rows.length > 0;
 }
 
-/** The package this sender created with this idempotency key, if any. */
-export async function packageIdOfKey(
+/** The package this sender created with this idempotency key, if any, and its request's hash. */
+export async function packageOfIdempotencyKey(
   db: Database,
   senderId: number,
   key: string,
-): Promise<number | null> {
+): Promise<{ id: number; fingerprint: string | null } | null> {
   const [row] = await db
-    .select({ id: packages.id })
+    .select({ id: packages.id, fingerprint: packages.idempotencyFingerprint })
     .from(packages)
     .where(and(eq(packages.senderId, senderId), eq(packages.idempotencyKey, key)));
-  return row?.id ?? null;
+  return row ?? null;
 }
 
 /** Inserts a package; undefined when its slug is taken (a repeated idempotency key throws). */
