@@ -20,6 +20,12 @@ export const limits = {
   uploadWorkersMax: 50,
   storageGroupsMax: 20,
   storageGroupNameMax: 50,
+  /**
+   * Valid (unrevoked) API keys one user may hold. A key is a standing credential: a person
+   * needs one per script or machine, a few at most, and the Profile lists them all on one page;
+   * past this, an old key should be revoked rather than another added.
+   */
+  apiKeysLiveMax: 50,
   /** A package within this many hours of its expiry is 'Expiring'. */
   expiringSoonHours: 24,
 } as const;

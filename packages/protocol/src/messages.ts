@@ -1,3 +1,5 @@
+import { limits } from './limits';
+
 /** User-facing error and validation messages of the accounts screens and calls. */
 export const messages = {
   login: {
@@ -39,6 +41,7 @@ export const messages = {
     failed: 'Something went wrong. Please try again',
     nameRequired: 'This field is required.',
     sessionRequired: 'API keys can only be created from a signed-in session, not with an API key.',
+    tooMany: `You already have ${limits.apiKeysLiveMax} valid API keys: revoke one you no longer use to create another.`,
   },
   auth: {
     required: 'Authentication credentials were not provided.',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import cookie from '@fastify/cookie';
 import WebSocket from 'ws';
-import { SESSION_ENDED_CLOSE } from '@filerunner/protocol';
+import { MAX_SOCKETS_PER_SESSION, SESSION_ENDED_CLOSE } from '@filerunner/protocol';
 import { contractFixture, login, startTestServer, type TestServer } from '../../test/harness';
 import { fileBytes, TestUploader } from '../../test/uploader';
 import { sessions } from '../db/schema';
@@ -169,6 +169,24 @@ describe('realtime package notifications', () => {
     await expect(
       connect(originB, browser('filerunner_session=not-a-session-token')),
     ).rejects.toThrow('refused 401');
+  });
+
+  it('refuses sockets past the cap of one sign-in, and no other sign-in', async () => {
+    const headers = await login(nodeB, fx.sender.user.email);
+    const open: Client[] = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_SESSION; i++) {
+      open.push(await connect(originB, browser(headers.cookie)));
+    }
+    const refused = connect(originB, browser(headers.cookie));
+    await expect(refused).rejects.toThrow('refused 429');
+    // The person's other sign-in (another browser) is not held back by this one's tabs.
+    const other = await login(nodeB, fx.sender.user.email);
+    const elsewhere = await connect(originB, browser(other.cookie));
+    // A tab closed makes room for another.
+    open.pop()!.socket.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const again = await connect(originB, browser(headers.cookie));
+    for (const client of [...open, elsewhere, again]) client.socket.close();
   });
 
   it('closes the socket when its session logs out, on whichever node the logout lands', async () => {
