@@ -34,6 +34,7 @@ export const messages = {
     updated: 'Profile updated successfully',
     avatarTooLarge: 'File size cannot exceed more than',
     avatarType: 'The avatar must be a PNG or JPEG image.',
+    avatarUnreadable: `The avatar could not be read as an image, or it has more than ${limits.imageMaxPixels / 1_000_000} million pixels.`,
     invalidMobile: 'Invalid phone number',
     settingsFailed: "Sorry, we couldn't save your settings. Please try again later.",
   },
