@@ -94,10 +94,21 @@ const browser = (cookie: string) => ({ cookie, origin: PUBLIC_ORIGIN });
  * Uploads a one-file package from the fixture's sender through node A to `recipients`, and
  * answers it with the call that sends it.
  */
-async function uploadThroughA(recipients: { id: number }[], name: string) {
+async function uploadThroughA(recipients: { id: number }[], name: string, validFrom?: Date) {
   const sender = new TestUploader(nodeA, originA, fx.sender.headers);
   const files = [{ path: 'hello.txt', bytes: fileBytes(64, 3) }];
-  const pkg = await sender.createOf(files, { contract: fx.contract.slug, name, recipients });
+  const pkg = validFrom
+    ? await sender.create({
+        contract: fx.contract.slug,
+        name,
+        recipients,
+        valid_from: validFrom.toISOString(),
+        valid_to: new Date(validFrom.getTime() + 48 * 3_600_000).toISOString(),
+        expected_files: 1,
+        expected_size: 64,
+        intended_files: [{ filename: 'hello.txt', size: 64 }],
+      })
+    : await sender.createOf(files, { contract: fx.contract.slug, name, recipients });
   const reported = await sender.formPost(await sender.grants(pkg, files), files);
   await sender.upload(pkg, 'updatefiles', { files: reported });
   const send = async () => {
@@ -135,6 +146,35 @@ describe('realtime package notifications', () => {
     receiver.socket.send(JSON.stringify({ type: 'ping' }));
     await receiver.next((m) => m.type === 'pong');
     for (const client of [receiver, secondTab, bystander]) client.socket.close();
+  });
+
+  it('tells the recipient, by mail and socket, only when the access period starts', async () => {
+    const receiver = await connect(originB, browser(fx.receiver.headers.cookie));
+    await receiver.next((m) => m.type === 'user_connected');
+    const start = new Date(Date.now() + 4000);
+    const name = 'Opens later';
+    const { pkg, send } = await uploadThroughA([{ id: fx.receiver.user.id }], name, start);
+    await send();
+
+    // Sent, but not open yet: the recipient's API answers 404, so nobody is told.
+    const mailFor = (m: { to: string; subject: string; text: string }) =>
+      m.to.includes(fx.receiver.user.email) &&
+      (m.text.includes(pkg.slug) || m.subject.includes(name));
+    await nodeA.outbox.drain();
+    await nodeA.jobs.drain();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await nodeA.mails()).filter(mailFor)).toEqual([]);
+    expect(receiver.messages.filter((m) => m.type === 'package_received')).toEqual([]);
+
+    await new Promise((resolve) => setTimeout(resolve, start.getTime() - Date.now() + 50));
+    await nodeA.jobs.drain();
+    expect(await receiver.next((m) => m.type === 'package_received')).toEqual({
+      type: 'package_received',
+      package: { slug: pkg.slug, contract_slug: fx.contract.slug },
+    });
+    const mail = await nodeA.waitForMail(mailFor);
+    expect(mail.text).toContain(pkg.slug);
+    receiver.socket.close();
   });
 
   it('keeps delivering after the database drops the listening connection', async () => {
