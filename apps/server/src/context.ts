@@ -232,6 +232,14 @@ async function openStorage(
     allowedOrigin: config.publicUrl,
     // A sent package's objects no longer change, though its upload grants are still valid.
     isSealed: (container, key) => isSentPackageObject(db, container, key),
+    // The package's row is held (FOR SHARE) across the rename, and sending takes it FOR UPDATE:
+    // a write is published before the package is sent, or not at all.
+    publishUnlessSealed: (container, key, publish) =>
+      db.transaction(async (tx) => {
+        if (await isSentPackageObject(tx, container, key, { holdRow: true })) return false;
+        await publish();
+        return true;
+      }),
     faults: new StoreFaults(settings.faults),
   };
   const driver = await createStorageDriver({

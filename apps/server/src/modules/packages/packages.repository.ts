@@ -102,10 +102,11 @@ export async function isSentPackageObject(
   db: Database,
   container: string,
   key: string,
+  options: { holdRow?: boolean } = {},
 ): Promise<boolean> {
   const slug = packageSlugOfObject(key);
   if (!slug) return false;
-  const [row] = await db
+  const query = db
     .select({
       status: packages.status,
       container: packages.container,
@@ -113,6 +114,8 @@ export async function isSentPackageObject(
     })
     .from(packages)
     .where(eq(packages.slug, slug));
+  // Held until the caller's transaction ends: the package cannot be sent meanwhile.
+  const [row] = options.holdRow ? await query.for('share') : await query;
   return (
     row !== undefined &&
     row.status !== 'uploading' &&

@@ -35,6 +35,8 @@ export interface FormPostContext {
   readonly containerExists: boolean;
   /** Whether a key lies under a sealed prefix, where no file may be stored any more. */
   readonly isSealed: (key: string) => Promise<boolean>;
+  /** Publishes a file unless its key is sealed by then (false), as one step against sealing. */
+  readonly publishUnlessSealed: (key: string, publish: () => Promise<void>) => Promise<boolean>;
   /** Told about failures that are the store's fault, not the request's. */
   readonly onError: (error: unknown) => void;
 }
@@ -189,7 +191,10 @@ export function handleFormPost(
             metadata: {},
           },
           file,
-          { maxBytes: maxFileSize, mayPublish: async () => !(await context.isSealed(key)) },
+          {
+            maxBytes: maxFileSize,
+            publishUnlessSealed: (publish) => context.publishUnlessSealed(key, publish),
+          },
         );
       } catch (error) {
         if (error instanceof ObjectWriteError && error.reason === 'too_large') {

@@ -70,11 +70,11 @@ export interface WriteLimits {
   /** ETag header of the client: a different MD5 aborts the write. */
   readonly expectedEtag?: string;
   /**
-   * Asked once the body is on disk, just before it replaces the object: false discards it.
-   * A slow upload may outlive the moment its package was sent; what was checked when it
-   * started no longer holds when it ends.
+   * Called once the body is on disk with the rename that publishes it; answers false, without
+   * calling it, to discard the write. A slow upload may outlive the moment its package was
+   * sent: what was checked when it started no longer holds when it ends.
    */
-  readonly mayPublish?: () => Promise<boolean>;
+  readonly publishUnlessSealed?: (publish: () => Promise<void>) => Promise<boolean>;
 }
 
 function encodeHeader(record: ObjectRecord, reservedBytes?: number): Buffer {
@@ -202,10 +202,11 @@ export async function publishObjectFile(
     await handle.write(encodeHeader(final, reserved), 0, placeholder.length, 0);
     await handle.sync();
     await handle.close();
-    if (limits.mayPublish && !(await limits.mayPublish())) {
+    const publish = () => renameIntoPlace(tempPath, target.filePath);
+    if (!limits.publishUnlessSealed) await publish();
+    else if (!(await limits.publishUnlessSealed(publish))) {
       throw new ObjectWriteError('sealed', 'this object is sealed and can no longer change');
     }
-    await renameIntoPlace(tempPath, target.filePath);
     published = true;
     return final;
   } finally {

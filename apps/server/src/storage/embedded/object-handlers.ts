@@ -21,6 +21,8 @@ export interface ObjectRequest {
   readonly container: ContainerRecord | null;
   /** Whether the object lies under a sealed prefix: no grant may write or delete it any more. */
   readonly isSealed: (key: string) => Promise<boolean>;
+  /** Publishes a write unless the object is sealed by then (false), as one step against sealing. */
+  readonly publishUnlessSealed: (key: string, publish: () => Promise<void>) => Promise<boolean>;
 }
 
 const SEALED = 'Forbidden: this object is sealed and can no longer change\n';
@@ -216,7 +218,7 @@ export async function storeObject(
         maxBytes: MAX_OBJECT_BYTES,
         ...(expectedLength !== undefined ? { expectedLength } : {}),
         ...(expectedEtag !== undefined ? { expectedEtag } : {}),
-        mayPublish: async () => !(await context.isSealed(key)),
+        publishUnlessSealed: (publish) => context.publishUnlessSealed(key, publish),
       },
     );
     return answer(request, reply, context, 201, {
