@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { api } from '@filerunner/protocol';
+import { api, limits, messages } from '@filerunner/protocol';
 import {
   activate,
   addMember,
@@ -220,6 +220,27 @@ describe('an account', () => {
     await row.getByText('Revoked').waitFor();
 
     expect((await withKey()).status).toBe(401);
+  });
+
+  it('says to revoke a key when the person holds as many as they may', async () => {
+    const { page } = await signedInMember('apikeycap');
+    await page.goto(`${server.url}/profile/api-keys`);
+    // The keys a script made, up to the cap, through the page's own session.
+    for (let i = 0; i < limits.apiKeysLiveMax; i++) {
+      const made = await page.evaluate(async (name) => {
+        const response = await fetch('/api/api_keys/', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-client-version': 'e2e' },
+          body: JSON.stringify({ name }),
+        });
+        return response.status;
+      }, `script ${i}`);
+      expect(made).toBe(201);
+    }
+    await page.getByRole('button', { name: 'Create API Key' }).click();
+    await field(page, 'Name').fill('one more');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await see(page, messages.apiKeys.tooMany);
   });
 
   it('changes the password and is logged out', async () => {

@@ -153,6 +153,8 @@ user_${ACCOUNT}_${USER_NAME} = $USER_KEY .admin
 use = egg:swift#tempurl
 methods = GET HEAD PUT POST DELETE
 allowed_digests = sha1 sha256 sha512
+# A grant may not make its object expire: a sender could make a sent file vanish.
+incoming_remove_headers = x-timestamp x-open-expired x-delete-at x-delete-after
 
 [filter:formpost]
 use = egg:swift#formpost

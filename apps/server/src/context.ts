@@ -15,6 +15,7 @@ import { stopWorkers } from './jobs/workers';
 import { RateLimiter } from './modules/accounts/rate-limit';
 import { SessionStore } from './modules/accounts/sessions';
 import { activityReportHandler, REPORT_JOB } from './modules/activity/activity-report';
+import { announceReceivedJob, PACKAGE_RECEIVED_JOB } from './modules/packages';
 import { ApiKeyStore } from './modules/apikeys/apikeys.repository';
 import { isSentPackageObject } from './modules/packages/packages.repository';
 import { packageWriteAdmission } from './modules/packages/package-writes';
@@ -33,7 +34,8 @@ import {
 
 /** Queues mail in the caller's transaction and nudges the sender once it has committed. */
 export interface Mailbox {
-  queue(db: Database, mail: OutboxMail): Promise<void>;
+  /** Queues a mail in the caller's transaction; with `notBefore`, it leaves no earlier. */
+  queue(db: Database, mail: OutboxMail, options?: { notBefore?: Date }): Promise<void>;
 }
 
 /** What the domain modules need, built once by `createContext` and passed down explicitly. */
@@ -147,8 +149,8 @@ async function openOnDatabase(
     : capturedTransport(path.join(config.dataDir, 'mail'), config.mailFrom, log);
   const outbox = new OutboxSender(db, transport, log);
   const mailbox: Mailbox = {
-    async queue(tx, mail) {
-      await enqueueMail(tx, mail);
+    async queue(tx, mail, options) {
+      await enqueueMail(tx, mail, options?.notBefore);
       // The caller's transaction commits after this returns; a short delay lets it finish first.
       setTimeout(() => outbox.wake(), 50).unref();
     },
@@ -158,6 +160,7 @@ async function openOnDatabase(
   const storage = opened?.driver ?? unopenedStorage(config.storage.driver);
   const jobs = new JobRunner(db, log);
   jobs.register(REPORT_JOB, activityReportHandler(config));
+  jobs.register(PACKAGE_RECEIVED_JOB, announceReceivedJob);
   const workers: Workers = {
     outbox,
     jobs,
@@ -232,6 +235,14 @@ async function openStorage(
     isSealed: (container, key) => isSentPackageObject(db, container, key),
     // Grants write only what the package declared (files, sizes), whatever they are asked for.
     admitWrite: packageWriteAdmission(db),
+    // The package's row is held (FOR SHARE) across the rename, and sending takes it FOR UPDATE:
+    // a write is published before the package is sent, or not at all.
+    publishUnlessSealed: (container, key, publish) =>
+      db.transaction(async (tx) => {
+        if (await isSentPackageObject(tx, container, key, { holdRow: true })) return false;
+        await publish();
+        return true;
+      }),
     faults: new StoreFaults(settings.faults),
   };
   const driver = await createStorageDriver({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { methodOf, type ApiRoute, type HttpMethod } from '@filerunner/protocol';
+import { api, methodOf, type ApiRoute, type HttpMethod } from '@filerunner/protocol';
 
 /**
  * Random requests for any call of the route table, for the fuzz that asserts no request makes
@@ -13,6 +13,9 @@ export type Fixture = 'contract' | 'package' | 'group' | 'member' | 'uid' | 'api
 
 const NASTY_STRINGS = [
   '',
+  // Half a surrogate pair in text that is otherwise fine (a name cut mid-emoji).
+  'Fuzzed \uD83D',
+  'x\uDE00.txt',
   ' ',
   '\u0000',
   'a\u0000b',
@@ -28,6 +31,8 @@ const NASTY_STRINGS = [
   '1e3',
   '\uD800',
   'a\uDC00b',
+  'Team \uD83D',
+  '\uDFFF\uD800',
   '😀 名前 Ünïcödé',
   '%00',
   '\\',
@@ -51,6 +56,15 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
     weight: 2,
   },
 );
+
+/** Text with half a surrogate pair: JSON can carry it, PostgreSQL's jsonb cannot. */
+const loneSurrogate: fc.Arbitrary<string> = fc
+  .tuple(plausibleText(), fc.integer({ min: 0xd800, max: 0xdfff }))
+  .map(([text, unit]) => text + String.fromCharCode(unit));
+
+function plausibleText(): fc.Arbitrary<string> {
+  return fc.constantFrom('Fuzzed', 'x.txt', 'Team ');
+}
 
 export const nastyNumber: fc.Arbitrary<number> = fc.oneof(
   fc.constantFrom(
@@ -120,23 +134,81 @@ export function fieldsOf(schema: z.ZodType | undefined): string[] {
 }
 
 /**
- * A value shaped like the schema (its objects' real field names, its arrays, its enums), whose
- * leaves are of every type and often the nasty ones, so requests get past the first check and
- * reach the deeper ones and the handler. Now and then any node is replaced by any value.
+ * How wild a shaped value is. `wild`: leaves of every type, often the nasty ones, and now and
+ * then any node replaced by any value. `gentle`: values a call would accept but for one leaf,
+ * which is nasty, so that one bad value among good ones reaches the deeper checks, the handler
+ * and the query (a body with many fields, each wild, rarely gets past validation).
  */
-export function shapedLike(schema: z.ZodType): fc.Arbitrary<unknown> {
-  return fc.oneof({ arbitrary: shapedNode(schema), weight: 6 }, { arbitrary: anyValue, weight: 1 });
+type Wildness = 'wild' | 'gentle';
+
+/**
+ * A value shaped like the schema: its objects' real field names, its arrays, its enums, with
+ * leaves as wild as asked.
+ */
+export function shapedLike(schema: z.ZodType, wildness: Wildness = 'wild'): fc.Arbitrary<unknown> {
+  if (wildness === 'gentle') return shapedNode(schema, 'clean', '').chain(withOneNastyLeaf);
+  return shapedField(schema, 'wild', '');
 }
 
-function shapedNode(schema: z.ZodType): fc.Arbitrary<unknown> {
+/** `clean`: what `gentle` starts from, values a call would accept. */
+type Leaves = 'wild' | 'clean';
+
+function shapedField(schema: z.ZodType, leaves: Leaves, name: string): fc.Arbitrary<unknown> {
+  if (leaves === 'clean') return shapedNode(schema, leaves, name);
+  return fc.oneof(
+    { arbitrary: shapedNode(schema, leaves, name), weight: 9 },
+    { arbitrary: anyValue, weight: 1 },
+  );
+}
+
+/** The value with one of its string or number leaves (if it has any) made nasty. */
+function withOneNastyLeaf(value: unknown): fc.Arbitrary<unknown> {
+  const leaves: (string | number)[][] = [];
+  const walk = (node: unknown, path: (string | number)[]) => {
+    if (typeof node === 'string' || typeof node === 'number') leaves.push(path);
+    else if (Array.isArray(node)) node.forEach((item, i) => walk(item, [...path, i]));
+    else if (node && typeof node === 'object')
+      for (const [key, item] of Object.entries(node)) walk(item, [...path, key]);
+  };
+  walk(value, []);
+  if (leaves.length === 0) return fc.constant(value);
+  return fc
+    .tuple(fc.constantFrom(...leaves), fc.oneof(loneSurrogate, nastyString, nastyNumber))
+    .map(([path, nasty]) => {
+      const copy = structuredClone(value);
+      if (path.length === 0) return nasty;
+      let node = copy as Record<string | number, unknown>;
+      for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
+      const last = path[path.length - 1]!;
+      // A string stays a string (its text is what is nasty) more often than it turns number.
+      node[last] =
+        typeof node[last] === 'string' && typeof nasty === 'number' ? String(nasty) : nasty;
+      return copy;
+    });
+}
+
+/** `name` is the field's: an email field gets an address, so its neighbours are reached. */
+function shapedNode(schema: z.ZodType, leaves: Leaves, name: string): fc.Arbitrary<unknown> {
   const def = defOf(schema);
+  const clean = leaves === 'clean';
+  const leaf = <T>(good: fc.Arbitrary<T>, nasty: fc.Arbitrary<T>) =>
+    clean ? good : fc.oneof({ arbitrary: good, weight: 3 }, { arbitrary: nasty, weight: 1 });
   switch (def.type) {
     case 'object': {
       const fields = Object.fromEntries(
-        Object.entries(def.shape!).map(([name, field]) => [name, shapedLike(field)]),
+        Object.entries(def.shape!).map(([field, type]) => [
+          field,
+          shapedField(type, leaves, field),
+        ]),
       );
+      const required = Object.entries(def.shape!)
+        .filter(([, field]) => !['optional', 'default'].includes(defOf(field).type))
+        .map(([field]) => field);
+      // Optional fields are often left out, so a bad value meets fewer others that fail first.
+      if (clean) return fc.record(fields, { requiredKeys: required });
       return fc.oneof(
-        { arbitrary: fc.record(fields), weight: 3 },
+        { arbitrary: fc.record(fields), weight: 2 },
+        { arbitrary: fc.record(fields, { requiredKeys: required }), weight: 2 },
         { arbitrary: fc.record(fields, { requiredKeys: [] }), weight: 1 },
         {
           arbitrary: fc.dictionary(fc.constantFrom(...Object.keys(fields), 'unknown'), anyValue, {
@@ -147,25 +219,28 @@ function shapedNode(schema: z.ZodType): fc.Arbitrary<unknown> {
       );
     }
     case 'array':
-      return fc.array(shapedLike(def.element!), { maxLength: 4 });
+      return fc.array(shapedField(def.element!, leaves, name), { maxLength: clean ? 2 : 3 });
     case 'union':
-      return fc.oneof(...def.options!.map(shapedLike));
+      return fc.oneof(...def.options!.map((option) => shapedField(option, leaves, name)));
     case 'optional':
     case 'nullable':
     case 'default':
     case 'prefault':
     case 'readonly':
-      return shapedLike(def.innerType!);
+      return shapedField(def.innerType!, leaves, name);
     case 'pipe':
-      return shapedLike(def.in!);
+      return shapedField(def.in!, leaves, name);
     case 'enum':
       return fc.constantFrom(...Object.values(def.entries!));
     case 'literal':
       return fc.constantFrom(...def.values!);
     case 'string':
-      return fc.oneof(plausibleString, nastyString);
+      return leaf(
+        /email/.test(name) ? fc.constant('someone@example.com') : plausibleString,
+        nastyString,
+      );
     case 'number':
-      return fc.oneof(plausibleNumber, nastyNumber);
+      return leaf(clean ? fc.integer({ min: 1, max: 10 }) : plausibleNumber, nastyNumber);
     case 'boolean':
       return fc.boolean();
     default:
@@ -223,8 +298,19 @@ export interface FuzzRequest {
   query: Record<string, string | string[]> | undefined;
   /** JSON for a JSON call, text fields for a form call, or nothing. */
   body: { json: unknown } | { form: Record<string, string> } | undefined;
-  anonymous: boolean;
+  /**
+   * Who calls: nobody, the contract's admin (who also sent the fixture package), or the
+   * package's recipient, on the calls a recipient makes.
+   */
+  caller: Caller;
 }
+
+export type Caller = 'anonymous' | 'admin' | 'recipient';
+
+/** The calls a recipient makes, whose handlers only a recipient reaches. */
+const RECIPIENT_AREAS = [api.inbox, api.downloads, api.pin].flatMap((area) =>
+  Object.values(area as Record<string, ApiRoute>),
+);
 
 const queryValue = fc.oneof(
   nastyString,
@@ -232,7 +318,17 @@ const queryValue = fc.oneof(
   fc.array(nastyString, { maxLength: 2 }),
 );
 
+/**
+ * A request for the call: half of them wild everywhere, half aimed past the first checks (real
+ * rows in the path, a signed-in caller, no stray query, a gentle body), where one bad value
+ * reaches the handler and its queries.
+ */
 export function fuzzRequest(route: ApiRoute): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(requestOf(route, 'wild'), requestOf(route, 'gentle'));
+}
+
+function requestOf(route: ApiRoute, wildness: Wildness): fc.Arbitrary<FuzzRequest> {
+  const gentle = wildness === 'gentle';
   const names = [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
   if (route.path.endsWith('*')) names.push('*');
   const methods = typeof route.method === 'string' ? [route.method] : [...route.method];
@@ -243,23 +339,32 @@ export function fuzzRequest(route: ApiRoute): fc.Arbitrary<FuzzRequest> {
         .dictionary(fc.constantFrom(...fieldsOf(route.form), 'avatar'), nastyString, { maxKeys: 8 })
         .map((form) => ({ form }))
     : route.body
-      ? shapedLike(route.body).map((json) => ({ json }))
+      ? shapedLike(route.body, wildness).map((json) => ({ json }))
       : reads
         ? fc.constant(undefined)
         : fc.option(
             anyValue.map((json) => ({ json })),
             { nil: undefined },
           );
+  const param = (name: string) => {
+    const fixtures = fixturesFor(name, route.path);
+    return gentle && fixtures.length
+      ? fc.constantFrom(...fixtures).map((fixture): PathValue => ({ fixture }))
+      : pathValue(name, route.path);
+  };
+  const query = fc.dictionary(fc.constantFrom(...queryFields), queryValue, { maxKeys: 3 });
   return fc.record({
     route: fc.constant(route),
     method: fc.constantFrom(...methods),
-    params: fc.record(Object.fromEntries(names.map((name) => [name, pathValue(name, route.path)]))),
-    query: fc.option(fc.dictionary(fc.constantFrom(...queryFields), queryValue, { maxKeys: 3 }), {
-      nil: undefined,
-    }),
+    params: fc.record(Object.fromEntries(names.map((name) => [name, param(name)]))),
+    query: gentle ? fc.constant(undefined) : fc.option(query, { nil: undefined }),
     body,
-    // One request in five is anonymous; the rest are the admin's.
-    anonymous: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+    // A wild request is anonymous one time in five; the rest are the admin's, or on a
+    // recipient's call, the admin's or the recipient's.
+    caller: fc.integer({ min: gentle ? 1 : 0, max: 4 }).map((n): Caller => {
+      if (n === 0) return 'anonymous';
+      return n >= 3 && RECIPIENT_AREAS.includes(route) ? 'recipient' : 'admin';
+    }),
   });
 }
 

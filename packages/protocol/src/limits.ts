@@ -4,6 +4,15 @@ export const limits = {
   avatarTypes: ['image/png', 'image/jpeg'] as readonly string[],
   brandingNameMax: 50,
   logoMaxBytes: 5_000_000,
+  /**
+   * Pixels an uploaded image (avatar, logo) may have. Images are decoded to be re-encoded, at
+   * up to 4 bytes a pixel: this keeps one decode near 200 MB, and a small file announcing a huge
+   * image (a PNG "bomb" of 25,000 x 25,000 compresses to a few hundred kB) is refused from its
+   * header, before anything is decoded. A 48 MP phone photo still fits.
+   */
+  imageMaxPixels: 50_000_000,
+  /** An avatar is kept at most this wide and high: it is shown as a small circle. */
+  avatarSizePx: 512,
   logoSizePx: 160,
   packageNameMax: 255,
   receivedPageSize: 15,
@@ -20,6 +29,12 @@ export const limits = {
   uploadWorkersMax: 50,
   storageGroupsMax: 20,
   storageGroupNameMax: 50,
+  /**
+   * Valid (unrevoked) API keys one user may hold. A key is a standing credential: a person
+   * needs one per script or machine, a few at most, and the Profile lists them all on one page;
+   * past this, an old key should be revoked rather than another added.
+   */
+  apiKeysLiveMax: 50,
   /** A package within this many hours of its expiry is 'Expiring'. */
   expiringSoonHours: 24,
 } as const;

@@ -1,3 +1,5 @@
+import { limits } from './limits';
+
 /** User-facing error and validation messages of the accounts screens and calls. */
 export const messages = {
   login: {
@@ -32,6 +34,7 @@ export const messages = {
     updated: 'Profile updated successfully',
     avatarTooLarge: 'File size cannot exceed more than',
     avatarType: 'The avatar must be a PNG or JPEG image.',
+    avatarUnreadable: `The avatar could not be read as an image, or it has more than ${limits.imageMaxPixels / 1_000_000} million pixels.`,
     invalidMobile: 'Invalid phone number',
     settingsFailed: "Sorry, we couldn't save your settings. Please try again later.",
   },
@@ -39,6 +42,7 @@ export const messages = {
     failed: 'Something went wrong. Please try again',
     nameRequired: 'This field is required.',
     sessionRequired: 'API keys can only be created from a signed-in session, not with an API key.',
+    tooMany: `You already have ${limits.apiKeysLiveMax} valid API keys: revoke one you no longer use to create another.`,
   },
   auth: {
     required: 'Authentication credentials were not provided.',
@@ -49,7 +53,10 @@ export const messages = {
     rateLimited: 'Request was throttled. Please wait a few minutes and try again.',
   },
   /** Any text field of any call. */
-  text: { nulCharacter: 'This field cannot contain a NUL character.' },
+  text: {
+    nulCharacter: 'This field cannot contain a NUL character.',
+    brokenUnicode: 'This field contains a character that is not valid Unicode text.',
+  },
   constraints: {
     unavailable: 'Filesystem constraints not available',
     failed: 'Failed to fetch constraints',

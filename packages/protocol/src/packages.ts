@@ -45,7 +45,10 @@ export const sendMessages = {
   undeclaredSize: 'The size must be the file’s declared size.',
   largeFilesTooLarge: 'large_file_total_size is more than the package’s declared files.',
   planTooLarge: 'The upload plan is longer than the package’s declared files need.',
+  duplicateSegment: 'A segment can be listed only once in a large file.',
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 200 visible ASCII characters.',
+  idempotencyKeyReused:
+    'This Idempotency-Key was already used for a different package: send a new key for a new package.',
   badXxh128: 'An xxh128 hash is 32 lowercase hexadecimal digits.',
 } as const;
 

@@ -13,6 +13,17 @@ export const realtimeTiming = {
   reconnectCapSeconds: 30,
 } as const;
 
+/**
+ * Realtime sockets one sign-in may hold on a server process at once. The app opens one per
+ * tab, and a person rarely keeps more than a handful of tabs open; each socket holds memory and
+ * a heartbeat on the server, so a client opening sockets in a loop is refused past this.
+ */
+export const MAX_SOCKETS_PER_SESSION = 20;
+
+export const realtimeMessages = {
+  tooManySockets: `This sign-in already has ${MAX_SOCKETS_PER_SESSION} live connections: close some tabs of FileRunner and reload this one.`,
+} as const;
+
 /** The close code of a socket whose session ended (logout, expiry): a new login is needed. */
 export const SESSION_ENDED_CLOSE = 4001;
 

@@ -278,6 +278,11 @@ export const packages = pgTable(
      */
     idempotencyKey: text(),
     /**
+     * SHA-256 of the create's request as validated, beside its idempotency key: a repeat with
+     * the same key and another request is refused, not answered with this package.
+     */
+    idempotencyFingerprint: text(),
+    /**
      * When the sweeper deleted the package's objects (past its expiry or its storage limit);
      * the package then reads as expired everywhere. Set once, by one node.
      */

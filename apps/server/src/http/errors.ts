@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'invalid_token'
   | 'payload_too_large'
   | 'conflict'
+  | 'idempotency_key_reused'
   | 'pin_invalid'
   | 'pin_locked'
   | 'sms_failed';

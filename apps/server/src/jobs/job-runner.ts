@@ -29,9 +29,17 @@ export class JobRunner {
     this.handlers.set(kind, handler);
   }
 
-  /** Queues a job in the caller's transaction; it runs once that commits. */
-  async enqueue(db: Database, kind: string, payload: Record<string, unknown>): Promise<void> {
-    await db.insert(jobs).values({ kind, payload });
+  /**
+   * Queues a job in the caller's transaction; it runs once that commits, or with `runAt`, once
+   * that time has come (within a poll of it).
+   */
+  async enqueue(
+    db: Database,
+    kind: string,
+    payload: Record<string, unknown>,
+    runAt?: Date,
+  ): Promise<void> {
+    await db.insert(jobs).values({ kind, payload, ...(runAt ? { runAt } : {}) });
     setTimeout(() => this.worker.wake(), 50).unref();
   }
 

@@ -5,9 +5,14 @@ import { outbox, type OutboxMail } from '../db/schema';
 import type { MailTransport } from '../notify/mailer';
 import { PollingWorker } from './polling-worker';
 
-/** Queues a mail; pass the transaction of the change that causes it so both commit together. */
-export async function enqueueMail(db: Database, mail: OutboxMail): Promise<void> {
-  await db.insert(outbox).values({ payload: mail });
+/**
+ * Queues a mail; pass the transaction of the change that causes it so both commit together.
+ * With `notBefore` in the future, the mail waits until then (a package whose access period
+ * starts later is announced when it opens).
+ */
+export async function enqueueMail(db: Database, mail: OutboxMail, notBefore?: Date): Promise<void> {
+  const later = notBefore !== undefined && notBefore.getTime() > Date.now();
+  await db.insert(outbox).values({ payload: mail, ...(later ? { nextAttemptAt: notBefore } : {}) });
 }
 
 const LEASE = sql`now() + interval '5 minutes'`;

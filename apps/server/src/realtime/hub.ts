@@ -81,6 +81,15 @@ export class RealtimeHub {
     return count;
   }
 
+  /** How many sockets of the session (by its hash) this process holds. */
+  socketsOfSession(hash: string): number {
+    let count = 0;
+    for (const set of this.byUser.values()) {
+      for (const connection of set) if (connection.hash === hash) count++;
+    }
+    return count;
+  }
+
   add(socket: WebSocket, session: SocketSession): void {
     const connection: Connection = {
       ...session,

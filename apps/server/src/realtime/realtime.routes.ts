@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
-import { REALTIME_PATH } from '@filerunner/protocol';
+import { MAX_SOCKETS_PER_SESSION, REALTIME_PATH, realtimeMessages } from '@filerunner/protocol';
 import { SESSION_COOKIE, type SessionStore } from '../modules/accounts/sessions';
 import { ApiError } from '../http/errors';
 import type { RealtimeHub, SocketSession } from './hub';
@@ -35,6 +35,9 @@ export async function realtimeRoutes(
         const token = request.cookies[SESSION_COOKIE];
         const session = token ? await opts.sessions.find(token) : null;
         if (!token || !session) throw ApiError.unauthenticated();
+        if (opts.hub.socketsOfSession(session.hash) >= MAX_SOCKETS_PER_SESSION) {
+          throw ApiError.detail(429, 'rate_limited', realtimeMessages.tooManySockets);
+        }
         sessionOf.set(request, {
           userId: session.user.id,
           email: session.user.email,
@@ -48,6 +51,11 @@ export async function realtimeRoutes(
       const session = sessionOf.get(request);
       if (!session) {
         socket.close(1011);
+        return;
+      }
+      // Sockets of one session opened together all pass the check before any is added.
+      if (opts.hub.socketsOfSession(session.hash) >= MAX_SOCKETS_PER_SESSION) {
+        socket.close(1008, 'too many connections for this sign-in');
         return;
       }
       opts.hub.add(socket, session);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import cookie from '@fastify/cookie';
 import WebSocket from 'ws';
-import { SESSION_ENDED_CLOSE } from '@filerunner/protocol';
+import { MAX_SOCKETS_PER_SESSION, SESSION_ENDED_CLOSE } from '@filerunner/protocol';
 import { contractFixture, login, startTestServer, type TestServer } from '../../test/harness';
 import { fileBytes, TestUploader } from '../../test/uploader';
 import { sessions } from '../db/schema';
@@ -94,10 +94,21 @@ const browser = (cookie: string) => ({ cookie, origin: PUBLIC_ORIGIN });
  * Uploads a one-file package from the fixture's sender through node A to `recipients`, and
  * answers it with the call that sends it.
  */
-async function uploadThroughA(recipients: { id: number }[], name: string) {
+async function uploadThroughA(recipients: { id: number }[], name: string, validFrom?: Date) {
   const sender = new TestUploader(nodeA, originA, fx.sender.headers);
   const files = [{ path: 'hello.txt', bytes: fileBytes(64, 3) }];
-  const pkg = await sender.createOf(files, { contract: fx.contract.slug, name, recipients });
+  const pkg = validFrom
+    ? await sender.create({
+        contract: fx.contract.slug,
+        name,
+        recipients,
+        valid_from: validFrom.toISOString(),
+        valid_to: new Date(validFrom.getTime() + 48 * 3_600_000).toISOString(),
+        expected_files: 1,
+        expected_size: 64,
+        intended_files: [{ filename: 'hello.txt', size: 64 }],
+      })
+    : await sender.createOf(files, { contract: fx.contract.slug, name, recipients });
   const reported = await sender.formPost(await sender.grants(pkg, files), files);
   await sender.upload(pkg, 'updatefiles', { files: reported });
   const send = async () => {
@@ -137,6 +148,35 @@ describe('realtime package notifications', () => {
     for (const client of [receiver, secondTab, bystander]) client.socket.close();
   });
 
+  it('tells the recipient, by mail and socket, only when the access period starts', async () => {
+    const receiver = await connect(originB, browser(fx.receiver.headers.cookie));
+    await receiver.next((m) => m.type === 'user_connected');
+    const start = new Date(Date.now() + 4000);
+    const name = 'Opens later';
+    const { pkg, send } = await uploadThroughA([{ id: fx.receiver.user.id }], name, start);
+    await send();
+
+    // Sent, but not open yet: the recipient's API answers 404, so nobody is told.
+    const mailFor = (m: { to: string; subject: string; text: string }) =>
+      m.to.includes(fx.receiver.user.email) &&
+      (m.text.includes(pkg.slug) || m.subject.includes(name));
+    await nodeA.outbox.drain();
+    await nodeA.jobs.drain();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await nodeA.mails()).filter(mailFor)).toEqual([]);
+    expect(receiver.messages.filter((m) => m.type === 'package_received')).toEqual([]);
+
+    await new Promise((resolve) => setTimeout(resolve, start.getTime() - Date.now() + 50));
+    await nodeA.jobs.drain();
+    expect(await receiver.next((m) => m.type === 'package_received')).toEqual({
+      type: 'package_received',
+      package: { slug: pkg.slug, contract_slug: fx.contract.slug },
+    });
+    const mail = await nodeA.waitForMail(mailFor);
+    expect(mail.text).toContain(pkg.slug);
+    receiver.socket.close();
+  });
+
   it('keeps delivering after the database drops the listening connection', async () => {
     const receiver = await connect(originB, browser(fx.receiver.headers.cookie));
     await receiver.next((m) => m.type === 'user_connected');
@@ -169,6 +209,24 @@ describe('realtime package notifications', () => {
     await expect(
       connect(originB, browser('filerunner_session=not-a-session-token')),
     ).rejects.toThrow('refused 401');
+  });
+
+  it('refuses sockets past the cap of one sign-in, and no other sign-in', async () => {
+    const headers = await login(nodeB, fx.sender.user.email);
+    const open: Client[] = [];
+    for (let i = 0; i < MAX_SOCKETS_PER_SESSION; i++) {
+      open.push(await connect(originB, browser(headers.cookie)));
+    }
+    const refused = connect(originB, browser(headers.cookie));
+    await expect(refused).rejects.toThrow('refused 429');
+    // The person's other sign-in (another browser) is not held back by this one's tabs.
+    const other = await login(nodeB, fx.sender.user.email);
+    const elsewhere = await connect(originB, browser(other.cookie));
+    // A tab closed makes room for another.
+    open.pop()!.socket.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const again = await connect(originB, browser(headers.cookie));
+    for (const client of [...open, elsewhere, again]) client.socket.close();
   });
 
   it('closes the socket when its session logs out, on whichever node the logout lands', async () => {

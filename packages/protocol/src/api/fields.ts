@@ -15,12 +15,17 @@ export const rowId = z.number().int().positive().max(int32Max);
 
 /**
  * Text a request carries to the database, stored or looked up: PostgreSQL text cannot hold a
- * NUL character, so one is refused with the request (a 400, or "not found" in a path) instead
- * of failing the query. Every request string is built from this; `message` is the answer to a
- * value that is no string at all.
+ * NUL character, and its JSON cannot hold half of a UTF-16 surrogate pair (JSON escapes one,
+ * jsonb refuses the escape), so either is refused with the request (a 400, or "not found" in a
+ * path) instead of failing the query. Every request string is built from this; `message` is the
+ * answer to a value that is no string at all.
  */
 export const text = (message?: string) =>
-  z.string(message).regex(/^[^\0]*$/, messages.text.nulCharacter);
+  z
+    .string(message)
+    .regex(/^[^\0]*$/, messages.text.nulCharacter)
+    // With the u flag a surrogate pair is one code point, so only lone halves match.
+    .regex(/^[^\uD800-\uDFFF]*$/u, messages.text.brokenUnicode);
 
 /** A numeric id in a path: a non-number is "not found", not a validation error. */
 export const idParam = z

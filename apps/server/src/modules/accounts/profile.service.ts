@@ -2,6 +2,7 @@ import { limits, messages, normalizeMobile, type FieldErrors } from '@filerunner
 import type { AppContext } from '../../context';
 import { ApiError } from '../../http/errors';
 import { updateUser } from './accounts.repository';
+import { reencodedAvatar } from './avatar-image';
 import type { UserRow } from './sessions';
 
 export interface AvatarUpload {
@@ -45,13 +46,17 @@ export async function updateProfile(
   const mobile = changes.mobile ? normalizeMobile(changes.mobile) : null;
   if (changes.mobile && !mobile) errors.mobile = [messages.profile.invalidMobile];
   if (changes.timezone && !knownTimezone(changes.timezone)) errors.timezone = ['Unknown timezone.'];
-  let avatarType: string | null = null;
+  let avatarType: 'image/png' | 'image/jpeg' | null = null;
+  let avatarImage: Buffer | null = null;
   if (avatar) {
     avatarType = imageTypeOf(avatar.data);
     if (avatar.truncated || avatar.data.length > limits.avatarMaxBytes) {
       errors.avatar = [`${messages.profile.avatarTooLarge} 1 MB`];
     } else if (!avatarType) {
       errors.avatar = [messages.profile.avatarType];
+    } else {
+      avatarImage = await reencodedAvatar(avatar.data, avatarType);
+      if (!avatarImage) errors.avatar = [messages.profile.avatarUnreadable];
     }
   }
   if (Object.keys(errors).length) throw ApiError.fields(errors);
@@ -62,9 +67,9 @@ export async function updateProfile(
     mobile,
     timezone: changes.timezone || user.timezone,
   };
-  if (avatar && avatarType) {
+  if (avatarImage && avatarType) {
     Object.assign(update, {
-      avatar: avatar.data,
+      avatar: avatarImage,
       avatarType,
       avatarVersion: user.avatarVersion + 1,
     });

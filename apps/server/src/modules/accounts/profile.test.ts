@@ -11,6 +11,7 @@ import {
   type Caller,
   type TestServer,
 } from '../../../test/harness';
+import { pngBomb } from '../../../test/png-bomb';
 
 let server: TestServer;
 let as: Caller;
@@ -119,6 +120,38 @@ describe('POST /user/ (profile)', () => {
       ),
     );
     expect(gif.json()).toEqual({ avatar: [messages.profile.avatarType] });
+  });
+
+  it('refuses a PNG bomb and keeps avatars re-encoded, small and without metadata', async () => {
+    const user = await createUser(server);
+    const headers = await login(server, user.email);
+    const form = (data: Buffer, type: string) =>
+      profileForm({ first_name: 'A', last_name: 'B' }, { data, type });
+
+    // 600 kB on the wire, 625 million pixels once decoded.
+    const bomb = pngBomb();
+    expect(bomb.length).toBeLessThan(1_000_000);
+    const refused = await updateProfile(headers, form(bomb, 'image/png'));
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toEqual({ avatar: [messages.profile.avatarUnreadable] });
+    expect(messages.profile.avatarUnreadable).toContain('50 million pixels');
+
+    // A phone photo: large, with where it was taken in its EXIF.
+    const photo = await sharp({
+      create: { width: 1600, height: 1200, channels: 3, background: '#3a6' },
+    })
+      .withExif({ IFD0: { Make: 'PhoneMaker', Model: 'Pocket 9' } })
+      .jpeg()
+      .toBuffer();
+    expect((await sharp(photo).metadata()).exif).toBeDefined();
+    const saved = await updateProfile(headers, form(photo, 'image/jpeg'));
+    expect(saved.statusCode, saved.body).toBe(200);
+    const served = await server.app.inject({ method: 'GET', url: saved.json().avatar, headers });
+    expect(served.headers['content-type']).toBe('image/jpeg');
+    const meta = await sharp(served.rawPayload).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 512, height: 384 });
+    expect(meta.exif).toBeUndefined();
+    expect(served.rawPayload.toString('latin1')).not.toContain('PhoneMaker');
   });
 
   it('answers 400, not 500, to a JSON body', async () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { ApiKey } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
 import type { ApiKeyRow, UserRow } from '../../db/rows';
@@ -50,14 +50,30 @@ export class ApiKeyStore {
     return rows.map(toApiKey);
   }
 
-  async create(userId: number, name: string): Promise<ApiKey & { key: string }> {
+  /**
+   * Makes a key unless the user already holds `liveMax` valid ones (then null). The user's row
+   * is locked while counting, so creates that arrive together cannot pass the cap between them.
+   */
+  async create(
+    userId: number,
+    name: string,
+    liveMax: number,
+  ): Promise<(ApiKey & { key: string }) | null> {
     // The prefix makes a leaked key recognisable to secret scanners and to people.
     const key = `fr_${newToken()}`;
-    const [row] = await this.db
-      .insert(apiKeys)
-      .values({ userId, name, keyHash: tokenHash(key) })
-      .returning();
-    return { ...toApiKey(row!), key };
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+      const [live] = await tx
+        .select({ count: count() })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
+      if ((live?.count ?? 0) >= liveMax) return null;
+      const [row] = await tx
+        .insert(apiKeys)
+        .values({ userId, name, keyHash: tokenHash(key) })
+        .returning();
+      return { ...toApiKey(row!), key };
+    });
   }
 
   /** Revokes one of the user's keys; null when the user has no key with that uuid. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiKeyRoutes, messages } from '@filerunner/protocol';
+import { apiKeyRoutes, limits, messages } from '@filerunner/protocol';
 import { ApiError } from '../../http/errors';
 import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
@@ -25,7 +25,12 @@ export async function apiKeysRoutes(app: FastifyInstance, opts: { ctx: AppContex
   serve(
     app,
     apiKeyRoutes.create,
-    async (request) => apiKeys.create(requireUser(request).user.id, request.body.name),
+    async (request) => {
+      const userId = requireUser(request).user.id;
+      const created = await apiKeys.create(userId, request.body.name, limits.apiKeysLiveMax);
+      if (!created) throw ApiError.detail(400, 'validation', messages.apiKeys.tooMany);
+      return created;
+    },
     { access: sessionOnly },
   );
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { messages } from '@filerunner/protocol';
+import { limits, messages } from '@filerunner/protocol';
 import { apiKeys } from '../../db/schema';
 import {
   linkIn,
@@ -37,6 +37,28 @@ describe('API keys', () => {
     const [row] = await server.ctx.db.select().from(apiKeys).where(eq(apiKeys.uuid, body.uuid));
     expect(row!.keyHash).not.toContain(body.key);
     expect(JSON.stringify(row)).not.toContain(body.key);
+  });
+
+  it('holds a user to a cap of valid keys, with a message saying to revoke one', async () => {
+    const me = await loggedInUser(server);
+    const create = (name: string) => as(me).post('/api/api_keys/', { name });
+    const made = [];
+    for (let i = 1; i < limits.apiKeysLiveMax; i++) made.push((await create(`Key ${i}`)).json());
+    // The last places asked for together: one is made, the others refused.
+    const together = await Promise.all([1, 2, 3].map((i) => create(`Together ${i}`)));
+    expect(together.map((r) => r.statusCode).sort()).toEqual([201, 400, 400]);
+    const refused = await create('One too many');
+    expect([refused.statusCode, refused.json()]).toEqual([
+      400,
+      { detail: messages.apiKeys.tooMany },
+    ]);
+    expect(messages.apiKeys.tooMany).toContain(String(limits.apiKeysLiveMax));
+
+    // Someone else's keys do not count; a revoked key makes room.
+    const other = await loggedInUser(server);
+    expect((await as(other).post('/api/api_keys/', { name: 'Mine' })).statusCode).toBe(201);
+    expect((await as(me).post(`/api/api_keys/${made[0].uuid}/`)).statusCode).toBe(200);
+    expect((await create('After revoking')).statusCode).toBe(201);
   });
 
   it('needs a name', async () => {

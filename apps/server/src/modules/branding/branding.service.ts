@@ -59,15 +59,16 @@ export async function brandingOf(db: Database, contract: ContractRow): Promise<B
 }
 
 /**
- * A logo upload as a 160 px square JPEG. Anything sharp cannot read as an image, or that is over
- * 5 MB, is refused with the spec's message.
+ * A logo upload as a 160 px square JPEG. Anything sharp cannot read as an image, that is over
+ * 5 MB, or whose header announces more than `limits.imageMaxPixels` (checked before anything is
+ * decoded) is refused with the spec's message.
  */
 export async function logoJpeg(base64: string): Promise<Buffer> {
   const data = Buffer.from(base64.replace(/^data:[^;,]*;base64,/, ''), 'base64');
   if (data.length === 0 || data.length > limits.logoMaxBytes)
     throw ApiError.fields({ logo: [adminMessages.logoRejected] });
   try {
-    return await sharp(data, { limitInputPixels: 50_000_000 })
+    return await sharp(data, { limitInputPixels: limits.imageMaxPixels })
       .rotate()
       .resize(limits.logoSizePx, limits.logoSizePx, { fit: 'cover' })
       .flatten({ background: '#ffffff' })

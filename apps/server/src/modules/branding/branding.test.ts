@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { adminMessages, messages } from '@filerunner/protocol';
 import { contracts } from '../../db/schema';
 import { useFixtureServer, type ContractFixture, type TestServer } from '../../../test/harness';
+import { pngBomb } from '../../../test/png-bomb';
 import { addMember, setBrandingEnabled } from '../contracts/contracts.service';
 import { defaultColour, updateBranding } from './branding.service';
 
@@ -66,6 +67,9 @@ describe('custom branding', () => {
     expect((await patch({ colour: 'black' })).statusCode).toBe(400);
     const text = Buffer.from('just some text, not an image').toString('base64');
     expect((await patch({ logo: text })).json()).toEqual({ logo: [adminMessages.logoRejected] });
+    // A PNG bomb (625 million pixels in 600 kB) is refused from its header, never decoded.
+    const bomb = `data:image/png;base64,${pngBomb().toString('base64')}`;
+    expect((await patch({ logo: bomb })).json()).toEqual({ logo: [adminMessages.logoRejected] });
     const huge = Buffer.alloc(5_100_000, 1).toString('base64');
     const tooBig = await patch({ logo: huge });
     expect(tooBig.statusCode).toBe(400);

@@ -8,7 +8,6 @@ import {
 import type { AppContext } from '../../context';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
-import { announcePackageReceived } from '../../realtime/announce';
 import { findUserById } from '../accounts/accounts.repository';
 import { senderName } from '../accounts/display-name';
 import {
@@ -17,6 +16,7 @@ import {
   resolveRecipients,
 } from '../packages/create-package.service';
 import { keyAndMailRecipient } from '../packages/recipient-mail';
+import { announceWhenOpen } from '../packages/package-received';
 import { assertMayAddRecipients, assertNotExpired, sentBy } from './inbox.policy';
 import {
   markRecipientRemoved,
@@ -92,8 +92,9 @@ export async function addRecipients(
       });
       added.push(recipient.userId);
     }
-    // Delivered when this transaction commits, so nobody hears of a package they cannot open.
-    await announcePackageReceived(tx, pkg.id, added);
+    // Delivered when this transaction commits (or at the access period's start, if later), so
+    // nobody hears of a package they cannot open.
+    await announceWhenOpen(ctx, tx, pkg, added);
   });
   return sentAnswer(ctx, principal, slug);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   accessPeriodProblem,
   defaultFilesystemConstraints,
@@ -27,7 +28,7 @@ import {
   insertPackageUnlessSlugTaken,
   insertRecipients,
   isInContractGroup,
-  packageIdOfKey,
+  packageOfIdempotencyKey,
 } from './packages.repository';
 
 interface ResolvedRecipient {
@@ -188,9 +189,10 @@ async function storageFor(
  * anything until the upload is finalised. Returns the new package's id.
  *
  * With an idempotency key, a create this sender already made with that key answers that package
- * instead: clients retry a create whose answer they never saw. Two concurrent repeats both get
- * past the first look; the unique index lets one insert and fails the other, which then finds
- * the winner's package.
+ * instead: clients retry a create whose answer they never saw. The key stands for one request,
+ * so a repeat with another request is refused (422) rather than answered with a package that is
+ * not the one asked for. Two concurrent repeats both get past the first look; the unique index
+ * lets one insert and fails the other, which then finds the winner's package.
  */
 export async function createPackage(
   ctx: AppContext,
@@ -199,24 +201,38 @@ export async function createPackage(
   idempotencyKey: string | null = null,
 ): Promise<number> {
   if (idempotencyKey === null) return insertPackage(ctx, principal, input, null);
-  const earlier = await packageIdOfKey(ctx.db, principal.user.id, idempotencyKey);
-  if (earlier !== null) return earlier;
+  const idempotency = { key: idempotencyKey, fingerprint: fingerprintOf(input) };
+  const earlier = await packageOfIdempotencyKey(ctx.db, principal.user.id, idempotencyKey);
+  if (earlier !== null) return sameRequest(earlier, idempotency.fingerprint);
   try {
-    return await insertPackage(ctx, principal, input, idempotencyKey);
+    return await insertPackage(ctx, principal, input, idempotency);
   } catch (error) {
     // The loser of a race may also trip over the winner's ad-hoc user, so any unique index counts.
     if (!isUniqueViolation(error)) throw error;
-    const winner = await packageIdOfKey(ctx.db, principal.user.id, idempotencyKey);
+    const winner = await packageOfIdempotencyKey(ctx.db, principal.user.id, idempotencyKey);
     if (winner === null) throw error;
-    return winner;
+    return sameRequest(winner, idempotency.fingerprint);
   }
+}
+
+/** The request as validated, hashed: what an idempotency key promises to repeat. */
+function fingerprintOf(input: CreatePackageRequest): string {
+  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+}
+
+/** The earlier package, when it was made from this request (or before requests were hashed). */
+function sameRequest(earlier: { id: number; fingerprint: string | null }, fingerprint: string) {
+  if (earlier.fingerprint !== null && earlier.fingerprint !== fingerprint) {
+    throw ApiError.detail(422, 'idempotency_key_reused', sendMessages.idempotencyKeyReused);
+  }
+  return earlier.id;
 }
 
 async function insertPackage(
   ctx: AppContext,
   principal: Principal,
   input: CreatePackageRequest,
-  idempotencyKey: string | null,
+  idempotency: { key: string; fingerprint: string } | null,
 ): Promise<number> {
   const access = await contractOfCaller(ctx, principal, input.contract);
   assertMaySend(access);
@@ -262,7 +278,8 @@ async function insertPackage(
         expectedFiles: input.expected_files,
         expectedSize: input.expected_size,
         invalidFilenames,
-        idempotencyKey,
+        idempotencyKey: idempotency?.key ?? null,
+        idempotencyFingerprint: idempotency?.fingerprint ?? null,
       });
       if (attempt > 5) throw new Error('could not find a free package slug');
     }

@@ -59,6 +59,20 @@ describe('creating a package with an idempotency key', () => {
     expect(await packagesWithKey('key-repeat')).toHaveLength(1);
   });
 
+  it('refuses a repeat of the key with another request (422), making nothing', async () => {
+    const payload = form();
+    const first = await create(payload, 'key-other-body');
+    expect(first.status).toBe(201);
+    const other = { ...payload, name: `${payload.name} (renamed)`, expected_size: 6 };
+    other.intended_files = [{ filename: 'x.txt', size: 6 }];
+    const refused = await create(other, 'key-other-body');
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ detail: sendMessages.idempotencyKeyReused });
+    expect(await packagesWithKey('key-other-body')).toHaveLength(1);
+    // The same request again is still the first package.
+    expect((await create(payload, 'key-other-body')).body).toEqual(first.body);
+  });
+
   it('makes one package per key, and keys are each sender’s own', async () => {
     const a = await create(form(), 'key-a');
     const b = await create(form(), 'key-b');

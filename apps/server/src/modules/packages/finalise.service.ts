@@ -3,8 +3,8 @@ import type { ContractRow, PackageRow } from '../../db/rows';
 import type { AppContext } from '../../context';
 import { ApiError } from '../../http/errors';
 import { notifyContractWatchers } from '../activity/package-notifications';
-import { announcePackageReceived } from '../../realtime/announce';
 import { keyAndMailRecipient } from './recipient-mail';
+import { announceWhenOpen } from './package-received';
 import { findUserById } from '../accounts/accounts.repository';
 import {
   currentRecipientsOf,
@@ -76,8 +76,9 @@ export async function finalisePackage(
         ...(failedFiles.length ? [`${failedFiles.length} file(s) failed to upload.`] : []),
       ].join('\n'),
     });
-    // Delivered when this transaction commits: open inboxes of the recipients refresh at once.
-    await announcePackageReceived(tx, pkgRef.id);
+    // Delivered when this transaction commits (or at the access period's start, if later): open
+    // inboxes of the recipients refresh at once.
+    await announceWhenOpen(ctx, tx, sent);
     return { status, failedFiles };
   });
 }

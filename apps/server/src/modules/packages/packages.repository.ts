@@ -102,10 +102,11 @@ export async function isSentPackageObject(
   db: Database,
   container: string,
   key: string,
+  options: { holdRow?: boolean } = {},
 ): Promise<boolean> {
   const slug = packageSlugOfObject(key);
   if (!slug) return false;
-  const [row] = await db
+  const query = db
     .select({
       status: packages.status,
       container: packages.container,
@@ -113,6 +114,8 @@ export async function isSentPackageObject(
     })
     .from(packages)
     .where(eq(packages.slug, slug));
+  // Held until the caller's transaction ends: the package cannot be sent meanwhile.
+  const [row] = options.holdRow ? await query.for('share') : await query;
   return (
     row !== undefined &&
     row.status !== 'uploading' &&
@@ -171,17 +174,17 @@ export async function isInContractGroup(
   return rows.length > 0;
 }
 
-/** The package this sender created with this idempotency key, if any. */
-export async function packageIdOfKey(
+/** The package this sender created with this idempotency key, if any, and its request's hash. */
+export async function packageOfIdempotencyKey(
   db: Database,
   senderId: number,
   key: string,
-): Promise<number | null> {
+): Promise<{ id: number; fingerprint: string | null } | null> {
   const [row] = await db
-    .select({ id: packages.id })
+    .select({ id: packages.id, fingerprint: packages.idempotencyFingerprint })
     .from(packages)
     .where(and(eq(packages.senderId, senderId), eq(packages.idempotencyKey, key)));
-  return row?.id ?? null;
+  return row ?? null;
 }
 
 /** Inserts a package; undefined when its slug is taken (a repeated idempotency key throws). */

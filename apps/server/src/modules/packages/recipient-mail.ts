@@ -5,6 +5,7 @@ import type { PackageRow, RecipientRow, UserRow } from '../../db/rows';
 import { packageRecipients } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { packageReceivedMail } from '../../notify/package-mails';
+import { opensLater } from './package-received';
 
 /**
  * Gives a recipient a fresh link key (only its hash is kept) and queues the mail that carries
@@ -44,5 +45,7 @@ export async function keyAndMailRecipient(
       pkg: { ...pkg, message: input.message ?? pkg.message },
       pinRequired: recipient.pinRequired,
     }),
+    // Sent when the recipient can open the package, not before.
+    { notBefore: opensLater(pkg) },
   );
 }

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
@@ -156,6 +157,93 @@ describe('a sent package on the embedded store', () => {
     const after = await download(server, env, pkg.slug);
     expect(after.status).toBe(200);
     expect(after.bytes.equals(before.bytes)).toBe(true);
+  });
+  it('discards a slow PUT that was still arriving when the package was sent', async () => {
+    const notes = { path: 'notes.txt', bytes: fileBytes(10, 1) };
+    const pkg = await env.sender.createOf([notes], {
+      contract: env.fx.contract.slug,
+      name: 'Outlived',
+      recipients: [{ id: env.fx.receiver.user.id }],
+    });
+    const grants = await env.sender.grants(pkg, [notes]);
+    const entries = await env.sender.formPost(grants, [notes]);
+    expect((await env.sender.upload(pkg, 'updatefiles', { files: entries })).status).toBe(200);
+
+    // A PUT over the stored file starts while the package is still uploading (so its start is
+    // allowed) and sends its last bytes only once the package is sent.
+    const name = entries[0]!.object_path.slice(grants.tempurl_data.object_prefix.length);
+    const replacement = fileBytes(10, 77);
+    const url = new URL(underPrefix(server, env.origin, grants, name));
+    const put = request(url, { method: 'PUT', headers: { 'content-length': '10' } });
+    const answered = new Promise<number>((resolve, reject) => {
+      put.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      put.on('error', reject);
+    });
+    put.write(replacement.subarray(0, 5));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect((await env.sender.upload(pkg, 'update', { complete: true })).status).toBe(200);
+    put.end(replacement.subarray(5));
+    expect(await answered).toBe(403);
+
+    const file = await download(server, env, pkg.slug, 'notes.txt');
+    expect(file.status).toBe(200);
+    expect(file.bytes).toEqual(notes.bytes);
+  });
+  it('refuses storage expiry on upload grants, so a sent file cannot vanish', async () => {
+    const notes = { path: 'notes.txt', bytes: fileBytes(10, 4) };
+    const pkg = await env.sender.createOf([notes], {
+      contract: env.fx.contract.slug,
+      name: 'Lasting',
+      recipients: [{ id: env.fx.receiver.user.id }],
+    });
+    const grants = await env.sender.grants(pkg, [notes]);
+    const batch = grants.bulk_data.file_data[0]!;
+    const clean = batch.cleaned_files[0]!.clean_filename;
+
+    for (const [header, value] of [
+      ['x-delete-after', '1'],
+      ['x-delete-at', String(Math.floor(Date.now() / 1000) + 2)],
+    ]) {
+      const put = await fetch(underPrefix(server, env.origin, grants, clean), {
+        method: 'PUT',
+        headers: { [header!]: value! },
+        body: notes.bytes,
+      });
+      expect(put.status, header).toBe(400);
+      expect(await put.text()).toContain(header);
+    }
+    for (const [field, value] of [
+      ['x_delete_after', '1'],
+      ['x_delete_at', String(Math.floor(Date.now() / 1000) + 2)],
+    ]) {
+      const form = new FormData();
+      form.set('redirect', batch.redirect);
+      form.set('max_file_size', String(batch.max_file_size));
+      form.set('max_file_count', String(batch.max_file_count));
+      form.set('expires', String(batch.expires));
+      form.set('signature', batch.sig);
+      form.set(field!, value!);
+      form.append('file0', new Blob([notes.bytes]), clean);
+      const url = new URL(batch.url);
+      const posted = await fetch(env.origin + url.pathname + url.search, {
+        method: 'POST',
+        body: form,
+      });
+      expect(posted.status, field).toBe(400);
+      expect(await posted.text()).toContain(field);
+    }
+
+    // Stored without expiry, the file is still there for the recipient later on.
+    const entries = await env.sender.formPost(grants, [notes]);
+    expect((await env.sender.upload(pkg, 'updatefiles', { files: entries })).status).toBe(200);
+    expect((await env.sender.upload(pkg, 'update', { complete: true })).status).toBe(200);
+    const file = await download(server, env, pkg.slug, 'notes.txt');
+    expect(file.status).toBe(200);
+    expect(file.bytes).toEqual(notes.bytes);
   });
 });
 

@@ -281,6 +281,10 @@ export async function recordLargeFile(
     etag: s.etag.replace(/"/g, ''),
     sizeBytes: s.size_bytes,
   }));
+  // One segment listed twice would join its bytes twice: the file would be other bytes than
+  // the sender's, of the right size. Paths are compared once resolved (two spellings, one key).
+  const keys = new Set(segments.map((s) => s.object.key));
+  if (keys.size !== segments.length) throw refuse('slo_content', sendMessages.duplicateSegment);
   const total = segments.reduce((sum, s) => sum + s.sizeBytes, 0);
   if (total !== intended.size || input.size !== intended.size) {
     throw refuse('size', sendMessages.sizeMismatch);

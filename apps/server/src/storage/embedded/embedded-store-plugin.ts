@@ -45,6 +45,17 @@ export interface EmbeddedStoreOptions {
    */
   readonly admitWrite?: (container: string, key: string) => Promise<WriteAdmission | null>;
   /**
+   * Publishes a finished write (`publish`, a rename) unless the object is sealed by then; false
+   * when it was. It must keep the seal from being set between its check and the rename, or a
+   * write can land just after its package was sent. When omitted, isSealed is asked, then the
+   * write published.
+   */
+  readonly publishUnlessSealed?: (
+    container: string,
+    key: string,
+    publish: () => Promise<void>,
+  ) => Promise<boolean>;
+  /**
    * Faults to inject into object requests (not CORS preflights), for transfer tests; the
    * caller keeps the object and may change its settings at any time.
    */
@@ -130,6 +141,14 @@ export async function embeddedStorePlugin(
         };
         return budgets.admit(target.container, key, admission, length);
       },
+      publishUnlessSealed: async (key, publish) => {
+        if (options.publishUnlessSealed) {
+          return options.publishUnlessSealed(target.container, key, publish);
+        }
+        if (await options.isSealed?.(target.container, key)) return false;
+        await publish();
+        return true;
+      },
     };
     // A browser reports a failed preflight as a CORS error, never as the status the engine
     // must react to, so faults start at the object request itself.
@@ -197,6 +216,7 @@ async function formPost(request: FastifyRequest, reply: FastifyReply, context: O
     containerExists: context.container !== null,
     isSealed: context.isSealed,
     admitWrite: context.admitWrite,
+    publishUnlessSealed: context.publishUnlessSealed,
     onError: (error) => request.log.error({ err: error }, 'FormPost could not store a file'),
   });
   if (result.closeConnection) reply.header('connection', 'close');

@@ -41,6 +41,8 @@ export interface FormPostContext {
     key: string,
     length: number | undefined,
   ) => Promise<AdmittedWrite | RefusedWrite>;
+  /** Publishes a file unless its key is sealed by then (false), as one step against sealing. */
+  readonly publishUnlessSealed: (key: string, publish: () => Promise<void>) => Promise<boolean>;
   /** Told about failures that are the store's fault, not the request's. */
   readonly onError: (error: unknown) => void;
 }
@@ -180,11 +182,10 @@ export function handleFormPost(
         file.resume();
         return;
       }
-      let deleteAt: number | undefined;
-      if (fields.has('x_delete_at')) deleteAt = integerField(fields, 'x_delete_at', 'x_delete_at');
-      if (fields.has('x_delete_after')) {
-        deleteAt =
-          Math.floor(Date.now() / 1000) + integerField(fields, 'x_delete_after', 'x_delete_after');
+      // Swift would make the object expire; an object that deletes itself would let a sender
+      // make a file vanish from a package already sent, so the fields are refused.
+      for (const name of ['x_delete_at', 'x_delete_after']) {
+        if (fields.has(name)) throw new FormRefused(400, `${name} is not allowed`);
       }
       const admitted = await context.admitWrite(key, undefined);
       if ('refused' in admitted) {
@@ -202,10 +203,12 @@ export function handleFormPost(
             key,
             contentType: fields.get('content-type') || partType || 'application/octet-stream',
             metadata: {},
-            ...(deleteAt !== undefined ? { deleteAt } : {}),
           },
           file,
-          { maxBytes: Math.min(maxFileSize, admitted.maxBytes) },
+          {
+            maxBytes: Math.min(maxFileSize, admitted.maxBytes),
+            publishUnlessSealed: (publish) => context.publishUnlessSealed(key, publish),
+          },
         );
       } catch (error) {
         if (error instanceof ObjectWriteError && error.reason === 'too_large') {
@@ -213,6 +216,11 @@ export function handleFormPost(
           if (admitted.maxBytes >= maxFileSize)
             throw new FormRefused(400, 'max_file_size exceeded');
           throw new FormRefused(413, objectTooLarge);
+        }
+        if (error instanceof ObjectWriteError && error.reason === 'sealed') {
+          status = '403 Forbidden';
+          message = 'this object is sealed and can no longer change';
+          return;
         }
         throw error;
       } finally {

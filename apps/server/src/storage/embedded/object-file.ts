@@ -50,7 +50,7 @@ export interface ObjectRecord {
 
 export type NewObjectRecord = Omit<ObjectRecord, 'etag' | 'size' | 'lastModified'>;
 
-export type WriteFailure = 'too_large' | 'length_mismatch' | 'etag_mismatch';
+export type WriteFailure = 'too_large' | 'length_mismatch' | 'etag_mismatch' | 'sealed';
 
 /** A body refused while it was written; nothing was published. */
 export class ObjectWriteError extends Error {
@@ -69,6 +69,12 @@ export interface WriteLimits {
   readonly expectedLength?: number;
   /** ETag header of the client: a different MD5 aborts the write. */
   readonly expectedEtag?: string;
+  /**
+   * Called once the body is on disk with the rename that publishes it; answers false, without
+   * calling it, to discard the write. A slow upload may outlive the moment its package was
+   * sent: what was checked when it started no longer holds when it ends.
+   */
+  readonly publishUnlessSealed?: (publish: () => Promise<void>) => Promise<boolean>;
 }
 
 function encodeHeader(record: ObjectRecord, reservedBytes?: number): Buffer {
@@ -196,7 +202,11 @@ export async function publishObjectFile(
     await handle.write(encodeHeader(final, reserved), 0, placeholder.length, 0);
     await handle.sync();
     await handle.close();
-    await renameIntoPlace(tempPath, target.filePath);
+    const publish = () => renameIntoPlace(tempPath, target.filePath);
+    if (!limits.publishUnlessSealed) await publish();
+    else if (!(await limits.publishUnlessSealed(publish))) {
+      throw new ObjectWriteError('sealed', 'this object is sealed and can no longer change');
+    }
     published = true;
     return final;
   } finally {

@@ -5,7 +5,7 @@ import type { SignatureDigest } from '../storage-driver';
 import { corsResponseHeaders, type CorsPolicy } from './cors';
 import { ObjectWriteError, type ObjectRecord } from './object-file';
 import { MAX_OBJECT_BYTES, type ContainerRecord, type ObjectFileStore } from './object-file-store';
-import { deleteAtFrom, metadataHeaders, objectMetadataFrom } from './object-metadata';
+import { metadataHeaders, objectMetadataFrom } from './object-metadata';
 import { ifMatchAllows } from './conditional';
 import { SegmentError, objectEtag, objectLength, openObjectStream } from './slo-manifest';
 import { contentDisposition, verifyTempUrl, type StoreTarget } from './store-request';
@@ -27,6 +27,8 @@ export interface ObjectRequest {
     key: string,
     length: number | undefined,
   ) => Promise<AdmittedWrite | RefusedWrite>;
+  /** Publishes a write unless the object is sealed by then (false), as one step against sealing. */
+  readonly publishUnlessSealed: (key: string, publish: () => Promise<void>) => Promise<boolean>;
 }
 
 const SEALED = 'Forbidden: this object is sealed and can no longer change\n';
@@ -38,6 +40,13 @@ const DISALLOWED_TEMPURL_HEADERS = [
   'x-copy-from',
   'x-static-large-object',
 ];
+
+/**
+ * Expiry headers Swift accepts on any write, refused on grants: an object that deletes itself
+ * would let a sender make a file vanish from a package already sent. The server never asks
+ * for object expiry; it removes a package's objects itself when the package ends.
+ */
+const EXPIRY_HEADERS = ['x-delete-at', 'x-delete-after'];
 
 /** Sends a response with the CORS headers Swift adds for an allowed origin. */
 export function answer(
@@ -185,6 +194,10 @@ export async function storeObject(
     if (headers[name] !== undefined)
       return refuse(400, `The header '${name}' is not allowed in this tempurl`);
   }
+  for (const name of EXPIRY_HEADERS) {
+    if (headers[name] !== undefined)
+      return refuse(400, `The header '${name}' is not allowed: objects of a package never expire`);
+  }
   const lengthHeader = headers['content-length'];
   const chunked = (headers['transfer-encoding'] ?? '').toLowerCase().includes('chunked');
   if (lengthHeader === undefined && !chunked) return refuse(411, 'Length Required');
@@ -194,8 +207,6 @@ export async function storeObject(
   }
   const metadata = objectMetadataFrom(headers);
   if (!metadata.ok) return refuse(400, metadata.problem);
-  const deleteAt = deleteAtFrom(headers);
-  if (!deleteAt.ok) return refuse(400, deleteAt.problem);
   const etagHeader = headers.etag;
   const expectedEtag = typeof etagHeader === 'string' ? etagHeader.replace(/"/g, '') : undefined;
 
@@ -215,13 +226,13 @@ export async function storeObject(
         key,
         contentType: headers['content-type'] || 'application/octet-stream',
         metadata: metadata.metadata,
-        ...(deleteAt.deleteAt !== null ? { deleteAt: deleteAt.deleteAt } : {}),
       },
       request.raw,
       {
         maxBytes: admitted.maxBytes,
         ...(expectedLength !== undefined ? { expectedLength } : {}),
         ...(expectedEtag !== undefined ? { expectedEtag } : {}),
+        publishUnlessSealed: (publish) => context.publishUnlessSealed(key, publish),
       },
     );
     return answer(request, reply, context, 201, {
@@ -234,6 +245,7 @@ export async function storeObject(
     if (!(error instanceof ObjectWriteError)) throw error;
     if (error.reason === 'too_large') return refuse(413, 'Your request is too large.');
     if (error.reason === 'etag_mismatch') return refuse(422, 'Unprocessable Entity', false);
+    if (error.reason === 'sealed') return refuse(403, SEALED.trim(), false);
     return refuse(499, 'Client Closed Request');
   } finally {
     admitted.settle(stored);

@@ -58,22 +58,3 @@ export function metadataHeaders(
   }
   return headers;
 }
-
-/** X-Delete-At / X-Delete-After as a Unix time, null when absent, or a problem (400). */
-export function deleteAtFrom(
-  headers: IncomingHttpHeaders,
-): { ok: true; deleteAt: number | null } | { ok: false; problem: string } {
-  const now = Math.floor(Date.now() / 1000);
-  const after = headers['x-delete-after'];
-  const at = headers['x-delete-at'];
-  if (typeof after === 'string') {
-    if (!/^\d+$/.test(after)) return { ok: false, problem: 'Non-integer X-Delete-After' };
-    return { ok: true, deleteAt: now + Number(after) };
-  }
-  if (typeof at === 'string') {
-    if (!/^\d+$/.test(at)) return { ok: false, problem: 'Non-integer X-Delete-At' };
-    if (Number(at) <= now) return { ok: false, problem: 'X-Delete-At in past' };
-    return { ok: true, deleteAt: Number(at) };
-  }
-  return { ok: true, deleteAt: null };
-}

@@ -11,6 +11,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import { messages, type CreatedApiKey } from '@filerunner/protocol';
+import { firstErrorMessage } from '../../app/api-client';
 import { useCreateApiKeyMutation } from '../api-keys/api-keys-api';
 
 /** Asks for a name and creates the key. */
@@ -47,7 +48,8 @@ export function CreateApiKeyDialog(props: {
       setName('');
       props.onCreated(result.data);
     } else {
-      setFailure(messages.apiKeys.failed);
+      // The server's reason when it gave one (a key too many, a name it cannot keep).
+      setFailure(firstErrorMessage(result.error, messages.apiKeys.failed));
     }
   };
 

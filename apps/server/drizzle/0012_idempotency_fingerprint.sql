@@ -1,0 +1,1 @@
+ALTER TABLE "packages" ADD COLUMN "idempotency_fingerprint" text;
