@@ -95,6 +95,10 @@ export const contract = z.object({
   storage_app_groups: z.array(storageAppGroup),
   /** Whether the operator allows custom branding: off, there is no Custom Branding tab. */
   branding_enabled: z.boolean(),
+  /** The operator's storage quota: bytes the contract's live packages may hold; null: unlimited. */
+  storage_quota: z.number().nullable(),
+  /** The operator's largest package, in bytes; null: unlimited. */
+  max_package_size: z.number().nullable(),
 });
 export type Contract = z.infer<typeof contract>;
 

@@ -20,6 +20,7 @@ import { joinContract } from '../memberships/member-view';
 import { contractMobileOf, membershipOf } from '../memberships/memberships.repository';
 import { recipientGroupsFor } from '../recipients/recipients.service';
 import { newPackageSlug, packageObjectPrefix } from './object-names';
+import { assertPackageSizeAllowed, assertQuotaHolds } from './package-quota';
 import { ensurePackageContainer } from './package-storage';
 import { assertMaySend } from './packages.policy';
 import {
@@ -225,6 +226,7 @@ async function insertPackage(
 
   const period = accessPeriodProblem(input.valid_from, input.valid_to);
   if (period) throw refuse(period.field, period.message);
+  assertPackageSizeAllowed(contract, input.expected_size);
   const storage = await storageFor(ctx, contract, input.storage_app_group);
 
   const pinVerify =
@@ -242,6 +244,8 @@ async function insertPackage(
       pinVerify,
       pinMobilesMessage: sendMessages.pinMobiles,
     });
+
+    await assertQuotaHolds(tx, contract, input.expected_size);
 
     let inserted: PackageRow | undefined;
     for (let attempt = 0; !inserted; attempt++) {
