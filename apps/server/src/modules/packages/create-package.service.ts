@@ -20,7 +20,7 @@ import { joinContract } from '../memberships/member-view';
 import { contractMobileOf, membershipOf } from '../memberships/memberships.repository';
 import { recipientGroupsFor } from '../recipients/recipients.service';
 import { newPackageSlug, packageObjectPrefix } from './object-names';
-import { assertPackageSizeAllowed, assertQuotaHolds } from './package-quota';
+import { assertPackageSizeAllowed, assertQuotaHolds, isQuotaRefusal } from './package-quota';
 import { ensurePackageContainer } from './package-storage';
 import { assertMaySend } from './packages.policy';
 import {
@@ -205,8 +205,9 @@ export async function createPackage(
   try {
     return await insertPackage(ctx, principal, input, idempotencyKey);
   } catch (error) {
-    // The loser of a race may also trip over the winner's ad-hoc user, so any unique index counts.
-    if (!isUniqueViolation(error)) throw error;
+    // The loser of a race may also trip over the winner's ad-hoc user, so any unique index counts;
+    // or, under a storage quota, find the winner's package already counted against it.
+    if (!isUniqueViolation(error) && !isQuotaRefusal(error)) throw error;
     const winner = await packageIdOfKey(ctx.db, principal.user.id, idempotencyKey);
     if (winner === null) throw error;
     return winner;

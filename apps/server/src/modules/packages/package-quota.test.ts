@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { Contract } from '@filerunner/protocol';
+import { IDEMPOTENCY_KEY_HEADER, type Contract } from '@filerunner/protocol';
 import {
   contractFixture,
   groupOfSenderAndReceiver,
@@ -162,5 +162,24 @@ describe("a contract's storage quota", () => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 413, 413, 413, 413]);
     expect(await packagesOf(fx)).toHaveLength(2);
+  });
+
+  it('answers repeats of one create, arriving together, with its package, not a refusal', async () => {
+    // The repeats wait for the first one's lock, then find its package already in the sum.
+    const { fx } = await contractWith({ storageQuota: 1_000 });
+    const payload = form(fx, 700);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        server.app.inject({
+          method: 'POST',
+          url: '/api/packages/create/',
+          headers: { ...fx.sender.headers, [IDEMPOTENCY_KEY_HEADER]: 'one-create' },
+          payload,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201]);
+    expect(new Set(answers.map((a) => (a.json() as { slug: string }).slug)).size).toBe(1);
+    expect(await packagesOf(fx)).toHaveLength(1);
   });
 });

@@ -10,6 +10,11 @@ type Quotas = Pick<ContractRow, 'storageQuota' | 'maxPackageSize'>;
 const hasLimits = (quotas: Quotas) =>
   quotas.storageQuota !== null || quotas.maxPackageSize !== null;
 
+/** Whether `error` is this module's refusal of a package the contract's limits do not fit. */
+export function isQuotaRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'package_too_large';
+}
+
 function refuseUnlessFits(quotas: Quotas, size: number, stored: number): void {
   const problem = packageTooLargeMessage(
     { storage_quota: quotas.storageQuota, max_package_size: quotas.maxPackageSize },
