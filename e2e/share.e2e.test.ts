@@ -115,7 +115,7 @@ describe('the Share screen', () => {
       const limits = adminPage.getByRole('region', { name: 'Storage limits' });
       await expect
         .poll(() => limits.innerText())
-        .toMatch(/Storage quota\s+Unlimited\s+Largest package\s+50 bytes/);
+        .toMatch(/Storage quota\s+Unlimited\s+Largest package\s+50 bytes\s+Storage used\s+\d/);
       await adminPage.context().close();
     } finally {
       await runAdmin(product.site, ['set-quotas', '--slug', 'demo', '--max-package-size', 'none']);

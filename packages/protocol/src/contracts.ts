@@ -109,6 +109,15 @@ export const savedContractSettings = z.object({
   storage_app_groups: z.array(storageAppGroup),
 });
 
+/** A contract's storage as its admin sees it: the operator's limits and what live packages hold. */
+export const contractStorage = z.object({
+  storage_quota: z.number().nullable(),
+  max_package_size: z.number().nullable(),
+  /** Bytes of the contract's live packages, as the quota counts them. */
+  storage_used: z.number(),
+});
+export type ContractStorage = z.infer<typeof contractStorage>;
+
 /** The projects of the signed-in user, and a project's settings. */
 export const contractRoutes = {
   list: defineRoute({
@@ -129,5 +138,14 @@ export const contractRoutes = {
     body: contractSettingsRequest,
     status: 200,
     response: savedContractSettings,
+  }),
+  storage: defineRoute({
+    method: 'GET',
+    path: '/contracts/:slug/storage/',
+    summary: "The operator's storage limits on a contract and what its live packages hold",
+    auth: 'user',
+    params: z.object({ slug: slugParam }),
+    status: 200,
+    response: contractStorage,
   }),
 };

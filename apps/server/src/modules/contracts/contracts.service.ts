@@ -1,9 +1,11 @@
+import type { ContractStorage } from '@filerunner/protocol';
 import { slugify } from './slug';
 import type { AppContext } from '../../context';
 import type { ContractRow } from '../../db/rows';
 import { accountActivatedAt, findUserByEmail } from '../accounts/accounts.repository';
 import { inviteUser } from '../accounts/accounts.service';
 import { joinContract } from '../memberships/member-view';
+import { storedBytesOfContract } from '../packages/packages.repository';
 import {
   insertContract,
   insertMembershipOnce,
@@ -118,4 +120,16 @@ export function setContractQuotas(
   quotas: ContractQuotas,
 ): Promise<boolean> {
   return changeByOperator(ctx, slug, quotas);
+}
+
+/** The contract's limits and what its live packages hold, counted as the quota counts them. */
+export async function contractStorageOf(
+  ctx: AppContext,
+  contract: ContractRow,
+): Promise<ContractStorage> {
+  return {
+    storage_quota: contract.storageQuota,
+    max_package_size: contract.maxPackageSize,
+    storage_used: await storedBytesOfContract(ctx.db, contract.id),
+  };
 }

@@ -115,6 +115,21 @@ describe("a contract's storage quota", () => {
     );
   });
 
+  it('tells the contract’s admin, and only them, what its live packages use', async () => {
+    const { fx, sender } = await contractWith({ storageQuota: 1_000_000, maxPackageSize: 600_000 });
+    expect((await create(sender, form(fx, 250_000, 50_000))).status).toBe(201);
+    const path = `/contracts/${fx.contract.slug}/storage/`;
+    const asAdmin = new TestUploader(server, origin, fx.admin.headers);
+    expect(await asAdmin.call('GET', path)).toEqual({
+      status: 200,
+      body: { storage_quota: 1_000_000, max_package_size: 600_000, storage_used: 300_000 },
+    });
+    expect((await sender.call('GET', path)).status).toBe(403);
+    expect(
+      (await new TestUploader(server, origin, fx.outsider.headers).call('GET', path)).status,
+    ).toBe(404);
+  });
+
   it('counts a sent package by the bytes it stored', async () => {
     const { fx, sender } = await contractWith({ storageQuota: 10_000 });
     const files: TestFile[] = [{ path: 'report.pdf', bytes: fileBytes(6_000, 1) }];
