@@ -83,11 +83,27 @@ describe("a contract's largest package", () => {
     expect((await create(sender, form(fx, 1001))).status).toBe(201);
   });
 
-  it('is shown with the storage quota to the contract’s members', async () => {
+  it('is shown with the storage quota to the contract’s members, not changed by its admin', async () => {
     const { fx, sender } = await contractWith({ storageQuota: 5e11, maxPackageSize: 2e9 });
     const listed = await sender.call('GET', '/contracts/');
     const contract = (listed.body as unknown as Contract[]).find((c) => c.id === fx.contract.id);
     expect(contract).toMatchObject({ storage_quota: 5e11, max_package_size: 2e9 });
+
+    // They are the operator's: the project admin's settings call cannot lift them.
+    const asAdmin = new TestUploader(server, origin, fx.admin.headers);
+    const saved = await asAdmin.call('POST', `/contracts/${fx.contract.slug}/settings/`, {
+      can_add_ad_hoc: true,
+      storage_quota: null,
+      max_package_size: null,
+    });
+    expect(saved.status).toBe(200);
+    const after = (await asAdmin.call('GET', '/contracts/')).body as unknown as Contract[];
+    expect(after.find((c) => c.id === fx.contract.id)).toMatchObject({
+      settings: { can_add_ad_hoc: true },
+      storage_quota: 5e11,
+      max_package_size: 2e9,
+    });
+    expect((await create(sender, form(fx, 2e9 + 1))).status).toBe(413);
   });
 });
 
