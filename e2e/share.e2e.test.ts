@@ -118,7 +118,13 @@ describe('the Share screen', () => {
         .toMatch(/Storage quota\s+Unlimited\s+Largest package\s+50 bytes\s+Storage used\s+\d/);
       await adminPage.context().close();
     } finally {
-      await runAdmin(product.site, ['set-quotas', '--slug', 'demo', '--max-package-size', 'none']);
+      await runAdmin(product.site, [
+        'set-quotas',
+        '--slug',
+        'demo',
+        '--max-package-size',
+        'unlimited',
+      ]);
     }
   });
 
