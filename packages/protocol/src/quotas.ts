@@ -12,6 +12,17 @@ export interface ContractQuotas {
 const tooLarge = 'This package is larger than your contract allows';
 
 /**
+ * Two sizes a person compares, in human sizes, or in bytes when those read the same ('10 MB'
+ * against '10 MB' would not say why the package is refused).
+ */
+function apart(limit: number, size: number): [string, string] {
+  const [a, b] = [formatSize(limit), formatSize(size)];
+  if (a !== b) return [a, b];
+  const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+  return [bytes(limit), bytes(size)];
+}
+
+/**
  * Why a package of `size` bytes cannot be created under these limits, in the sender's words,
  * or null when it fits. `stored` is what the contract's live packages already hold.
  */
@@ -22,15 +33,17 @@ export function packageTooLargeMessage(
 ): string | null {
   const { max_package_size: max, storage_quota: quota } = quotas;
   if (max !== null && size > max) {
-    return `${tooLarge}: a package can be at most ${formatSize(max)} and this one is ${formatSize(size)}.`;
+    const [most, asked] = apart(max, size);
+    return `${tooLarge}: a package can be at most ${most} and this one is ${asked}.`;
   }
   if (quota !== null && stored + size > quota) {
     const left = Math.max(0, quota - stored);
+    const [free, asked] = apart(left, size);
     // Space comes back as earlier packages expire, so the sender knows waiting can help.
     return (
-      `${tooLarge}: ${left === 0 ? 'nothing' : formatSize(left)} is left of its ` +
+      `${tooLarge}: ${left === 0 ? 'nothing' : free} is left of its ` +
       `${formatSize(quota)} storage quota until earlier packages expire, and this one is ` +
-      `${formatSize(size)}.`
+      `${asked}.`
     );
   }
   return null;

@@ -157,7 +157,10 @@ describe("a contract's storage quota", () => {
 
     const refused = await create(sender, form(fx, 4_001));
     expect(refused.status).toBe(413);
-    expect(refused.body.detail).toContain('4 KB is left of its 10 KB storage quota');
+    expect(refused.body.detail).toBe(
+      `${tooLarge}: 4,000 bytes is left of its 10 KB storage quota until earlier packages ` +
+        'expire, and this one is 4,001 bytes.',
+    );
     expect((await create(sender, form(fx, 4_000))).status).toBe(201);
   });
 
