@@ -12,6 +12,7 @@ import {
   demoSettings,
   productOfFile,
   readMails,
+  runAdmin,
   waitForMailLink,
 } from './harness';
 import { freshPage, logIn, see } from './pages';
@@ -91,6 +92,40 @@ describe('the Share screen', () => {
     await page.getByRole('textbox', { name: 'Package name' }).fill('Reel 1');
     await expect.poll(() => problem().count()).toBe(0);
     expect(await sendButton().isDisabled()).toBe(false);
+  });
+
+  it('refuses a package larger than the contract allows, in sizes, shown in Settings', async () => {
+    // The operator's command runs beside the running server, on its database.
+    await runAdmin(product.site, ['set-quotas', '--slug', 'demo', '--max-package-size', '50']);
+    try {
+      await chooseRecipient('Rita', /Rita Recipient/);
+      await folderInput().setInputFiles(await folderOfFrames('Dailies', 12));
+      await expect.poll(fileCount).toBe('12 files, 98 bytes');
+      await page.getByRole('textbox', { name: 'Package name' }).fill('Dailies');
+      await sendButton().click();
+      await see(
+        page,
+        'This package is larger than your contract allows: a package can be at most 50 bytes ' +
+          'and this one is 98 bytes.',
+      );
+
+      const adminPage = await freshPage(product.browser);
+      await logIn(adminPage, product.server.url, 'admin@example.com', DEMO_PASSWORD);
+      await adminPage.goto(`${product.server.url}/settings/demo/general`);
+      const limits = adminPage.getByRole('region', { name: 'Storage limits' });
+      await expect
+        .poll(() => limits.innerText())
+        .toMatch(/Storage quota\s+Unlimited\s+Largest package\s+50 bytes\s+Storage used\s+\d/);
+      await adminPage.context().close();
+    } finally {
+      await runAdmin(product.site, [
+        'set-quotas',
+        '--slug',
+        'demo',
+        '--max-package-size',
+        'unlimited',
+      ]);
+    }
   });
 
   it('takes ad-hoc addresses where allowed and asks for their mobile for a PIN', async () => {

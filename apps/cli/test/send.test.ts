@@ -15,6 +15,7 @@ import {
   type UploadPlan,
 } from '@filerunner/transfer/node';
 import { contracts, defaultContractSettings, packages } from '../../server/src/db/schema';
+import { setContractQuotas } from '../../server/src/modules/contracts/contracts.service';
 import { insertGroup } from '../../server/src/modules/contracts/groups.repository';
 import {
   sourceDigests,
@@ -250,6 +251,22 @@ describe('filerunner send', () => {
     const sent = await filerunner(sendArgs('Notes', [fx.receiver.user.email], notes)).exited;
     expect(sent.code, sent.stderr).toBe(0);
     await expectStoredAsOnDisk(sent.stdout.trim(), notes);
+  });
+
+  it('exits 4 with the server’s message for a package larger than the contract allows', async () => {
+    await setContractQuotas(server.ctx, fx.contract.slug, { maxPackageSize: 10 });
+    try {
+      const { code, stderr } = await filerunner(
+        sendArgs('Too big', [fx.receiver.user.email], notes),
+      ).exited;
+      expect(code).toBe(4);
+      expect(stderr).toMatch(
+        /The server refused to create the package \(413\): This package is larger than your contract allows: a package can be at most 10 bytes and this one is [\d.]+ KB\./,
+      );
+      expect(await packagesNamed('Too big')).toEqual([]);
+    } finally {
+      await setContractQuotas(server.ctx, fx.contract.slug, { maxPackageSize: null });
+    }
   });
 
   it('exits 2 for arguments that cannot be right, before calling the server', async () => {

@@ -95,6 +95,10 @@ export const contract = z.object({
   storage_app_groups: z.array(storageAppGroup),
   /** Whether the operator allows custom branding: off, there is no Custom Branding tab. */
   branding_enabled: z.boolean(),
+  /** The operator's storage quota: bytes the contract's live packages may hold; null: unlimited. */
+  storage_quota: z.number().nullable(),
+  /** The operator's largest package, in bytes; null: unlimited. */
+  max_package_size: z.number().nullable(),
 });
 export type Contract = z.infer<typeof contract>;
 
@@ -104,6 +108,15 @@ export const savedContractSettings = z.object({
   settings: contractSettings,
   storage_app_groups: z.array(storageAppGroup),
 });
+
+/** A contract's storage as its admin sees it: the operator's limits and what live packages hold. */
+export const contractStorage = z.object({
+  storage_quota: z.number().nullable(),
+  max_package_size: z.number().nullable(),
+  /** Bytes of the contract's live packages, as the quota counts them. */
+  storage_used: z.number(),
+});
+export type ContractStorage = z.infer<typeof contractStorage>;
 
 /** The projects of the signed-in user, and a project's settings. */
 export const contractRoutes = {
@@ -125,5 +138,14 @@ export const contractRoutes = {
     body: contractSettingsRequest,
     status: 200,
     response: savedContractSettings,
+  }),
+  storage: defineRoute({
+    method: 'GET',
+    path: '/contracts/:slug/storage/',
+    summary: "The operator's storage limits on a contract and what its live packages hold",
+    auth: 'user',
+    params: z.object({ slug: slugParam }),
+    status: 200,
+    response: contractStorage,
   }),
 };

@@ -9,6 +9,7 @@ export * from './password';
 export * from './phone';
 export * from './pin';
 export * from './pin-messages';
+export * from './quotas';
 export * from './contracts';
 export * from './packages';
 export * from './downloads';

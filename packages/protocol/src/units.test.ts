@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatRate, formatSize } from './units';
+import { formatDuration, formatRate, formatSize, parseSize } from './units';
 
 describe('sizes, rates and durations for people', () => {
   it('tells sizes in decimal units', () => {
@@ -13,6 +13,18 @@ describe('sizes, rates and durations for people', () => {
     expect(formatSize(150_000_000)).toBe('150 MB');
     expect(formatSize(50 * 1000 ** 3)).toBe('50 GB');
     expect(formatSize(2.5 * 1000 ** 4)).toBe('2.5 TB');
+  });
+
+  it('reads sizes as a person writes them', () => {
+    expect(parseSize('1000')).toBe(1000);
+    expect(parseSize('500 MB')).toBe(500_000_000);
+    expect(parseSize('1.5GB')).toBe(1_500_000_000);
+    expect(parseSize(' 10 gib ')).toBe(10 * 2 ** 30);
+    expect(parseSize('2 TB')).toBe(2e12);
+    expect(parseSize(formatSize(48e9))).toBe(48e9);
+    for (const bad of ['', 'MB', '-1 MB', '10 parsecs', '1e9', '1,000', '99999 PB']) {
+      expect(parseSize(bad), bad).toBeNull();
+    }
   });
 
   it('tells rates in bits per second', () => {

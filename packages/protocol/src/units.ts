@@ -28,6 +28,35 @@ export function formatSize(bytes: number): string {
   return scaled(bytes, SIZE_UNITS);
 }
 
+const SIZE_FACTORS: Readonly<Record<string, number>> = {
+  b: 1,
+  byte: 1,
+  bytes: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  pb: 1e15,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+  pib: 2 ** 50,
+};
+
+/**
+ * A size as a person writes it, in bytes: '1000', '500 MB', '1.5GB', '10 GiB' (decimal units as
+ * `formatSize` tells them, binary ones by their own names); null when it is not a size.
+ */
+export function parseSize(text: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  if (!match) return null;
+  const factor = match[2] ? SIZE_FACTORS[match[2].toLowerCase()] : 1;
+  if (factor === undefined) return null;
+  const bytes = Math.round(Number(match[1]) * factor);
+  return Number.isSafeInteger(bytes) ? bytes : null;
+}
+
 /** A transfer rate in bits per second: '0 b/s', '800 kb/s', '94 Mb/s', '1.2 Gb/s'. */
 export function formatRate(bytesPerSecond: number): string {
   const bits = Math.max(0, bytesPerSecond) * 8;

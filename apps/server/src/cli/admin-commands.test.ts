@@ -123,13 +123,73 @@ describe('the admin CLI', () => {
     const branded = await admin('enable-branding', '--slug', slug);
     expect(branded.output).toBe(`Custom branding of contract ${slug} enabled.\n`);
     const listed = await admin('list-contracts');
-    expect(listed.output).toBe(`${slug}\tdisabled\tbranding enabled\tAcme\n`);
+    expect(listed.output).toBe(
+      `${slug}\tdisabled\tbranding enabled\tstorage quota unlimited\t` +
+        `largest package unlimited\tAcme\n`,
+    );
 
     for (const { seen } of [created, disabled, branded, listed]) {
       expect(seen).toEqual({ listening: 0, servers: serversBefore });
     }
     // Each command closed what it opened.
     expect(await sessionsAfterClose()).toEqual({ all: 0, listening: 0 });
+  });
+
+  it("sets a contract's storage quota and largest package", async () => {
+    await admin(
+      'create-contract',
+      '--name',
+      'Quota Co',
+      '--admin-email',
+      'quota-boss@example.com',
+      '--storage-quota',
+      '500GB',
+      '--max-package-size',
+      '10 GiB',
+    );
+    const limits = async () => {
+      const ctx = await createContext(loadConfig(env), { storage: false });
+      try {
+        const [row] = await ctx.db
+          .select({
+            slug: contracts.slug,
+            storageQuota: contracts.storageQuota,
+            maxPackageSize: contracts.maxPackageSize,
+          })
+          .from(contracts)
+          .where(eq(contracts.name, 'Quota Co'));
+        return row!;
+      } finally {
+        await ctx.close();
+      }
+    };
+    const created = await limits();
+    expect(created).toMatchObject({ storageQuota: 500e9, maxPackageSize: 10 * 2 ** 30 });
+    const { slug } = created;
+
+    const lowered = await admin('set-quotas', '--slug', slug, '--max-package-size', '2GB');
+    expect(lowered.output).toBe(`Contract ${slug}: largest package 2 GB.\n`);
+    expect(await limits()).toMatchObject({ storageQuota: 500e9, maxPackageSize: 2e9 });
+
+    const lifted = await admin('set-quotas', '--slug', slug, '--storage-quota', 'unlimited');
+    expect(lifted.output).toBe(`Contract ${slug}: storage quota unlimited.\n`);
+    expect(await limits()).toMatchObject({ storageQuota: null, maxPackageSize: 2e9 });
+    const listed = await admin('list-contracts');
+    expect(listed.output).toContain(
+      `${slug}\tenabled\tbranding enabled\tstorage quota unlimited\tlargest package 2 GB\tQuota Co\n`,
+    );
+
+    for (const [args, message] of [
+      [['--storage-quota', 'lots'], '--storage-quota must be a size'],
+      [['--max-package-size', '0'], '--max-package-size must be a size'],
+      [[], 'Give --storage-quota, --max-package-size or both'],
+    ] as const) {
+      await expect(admin('set-quotas', '--slug', slug, ...args)).rejects.toThrow(message);
+    }
+    await expect(admin('set-quotas', '--slug', 'nobody', '--storage-quota', '1GB')).rejects.toThrow(
+      'No contract with slug nobody',
+    );
+    expect(await limits()).toMatchObject({ storageQuota: null, maxPackageSize: 2e9 });
   });
 
   it('would see the realtime listener if a context started it', async () => {

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { asc } from 'drizzle-orm';
+import { formatSize, parseSize } from '@filerunner/protocol';
 import { loadConfig } from '../config';
 import { createContext, type AppContext, type Context } from '../context';
 import { contracts } from '../db/schema';
@@ -7,7 +8,44 @@ import {
   createContract,
   setBrandingEnabled,
   setContractEnabled,
+  setContractQuotas,
+  type ContractQuotas,
 } from '../modules/contracts/contracts.service';
+
+/** The quota options as given on the command line. */
+interface QuotaOptions {
+  storageQuota?: string;
+  maxPackageSize?: string;
+}
+
+const quotaHelp = {
+  storageQuota: "total size of the contract's live packages, e.g. 500GB, or unlimited",
+  maxPackageSize: 'largest package, e.g. 10GB, or unlimited',
+} as const;
+
+/** A limit given on the command line, in bytes, or null for 'unlimited'. */
+function limitOf(option: string, given: string): number | null {
+  if (/^\s*(unlimited|none)\s*$/i.test(given)) return null;
+  const bytes = parseSize(given);
+  if (bytes === null || bytes <= 0)
+    throw new Error(`${option} must be a size such as 500GB or 10 GiB, or unlimited`);
+  return bytes;
+}
+
+/** The limits named by the options; a limit left out is not in the answer. */
+function quotasOf(opts: QuotaOptions): ContractQuotas {
+  return {
+    ...(opts.storageQuota === undefined
+      ? {}
+      : { storageQuota: limitOf('--storage-quota', opts.storageQuota) }),
+    ...(opts.maxPackageSize === undefined
+      ? {}
+      : { maxPackageSize: limitOf('--max-package-size', opts.maxPackageSize) }),
+  };
+}
+
+const limitText = (bytes: number | null | undefined) =>
+  bytes == null ? 'unlimited' : formatSize(bytes);
 
 /**
  * Operator commands for a real installation (started with SEED_DEMO=false): they use the same
@@ -49,13 +87,17 @@ export function adminProgram(withContext: ContextRunner = withAdminContext): Com
     .requiredOption('--admin-email <email>', 'address of the project admin')
     .option('--admin-first-name <name>', "admin's first name")
     .option('--admin-last-name <name>', "admin's last name")
+    .option('--storage-quota <size>', `${quotaHelp.storageQuota} (default unlimited)`)
+    .option('--max-package-size <size>', `${quotaHelp.maxPackageSize} (default unlimited)`)
     .action(
-      (opts: {
-        name: string;
-        adminEmail: string;
-        adminFirstName?: string;
-        adminLastName?: string;
-      }) =>
+      (
+        opts: {
+          name: string;
+          adminEmail: string;
+          adminFirstName?: string;
+          adminLastName?: string;
+        } & QuotaOptions,
+      ) =>
         withContext(async (ctx) => {
           if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(opts.adminEmail))
             throw new Error('--admin-email is not an email address');
@@ -64,6 +106,7 @@ export function adminProgram(withContext: ContextRunner = withAdminContext): Com
             adminEmail: opts.adminEmail,
             adminFirstName: opts.adminFirstName,
             adminLastName: opts.adminLastName,
+            quotas: quotasOf(opts),
           });
           process.stdout.write(
             `Created contract "${contract.name}" (slug ${contract.slug}); activation mail sent to ${opts.adminEmail}.\n`,
@@ -80,9 +123,37 @@ export function adminProgram(withContext: ContextRunner = withAdminContext): Com
         for (const c of rows)
           process.stdout.write(
             `${c.slug}\t${c.enabled ? 'enabled' : 'disabled'}\t` +
-              `branding ${c.brandingEnabled ? 'enabled' : 'disabled'}\t${c.name}\n`,
+              `branding ${c.brandingEnabled ? 'enabled' : 'disabled'}\t` +
+              `storage quota ${limitText(c.storageQuota)}\t` +
+              `largest package ${limitText(c.maxPackageSize)}\t${c.name}\n`,
           );
         if (rows.length === 0) process.stdout.write('No contracts yet.\n');
+      }),
+    );
+
+  program
+    .command('set-quotas')
+    .description(
+      "set a contract's storage quota and largest package: a package that would go past " +
+        'either is refused when it is created; packages already created are kept',
+    )
+    .requiredOption('--slug <slug>', 'contract slug')
+    .option('--storage-quota <size>', quotaHelp.storageQuota)
+    .option('--max-package-size <size>', quotaHelp.maxPackageSize)
+    .action((opts: { slug: string } & QuotaOptions) =>
+      withContext(async (ctx) => {
+        const quotas = quotasOf(opts);
+        if (Object.keys(quotas).length === 0)
+          throw new Error('Give --storage-quota, --max-package-size or both');
+        if (!(await setContractQuotas(ctx, opts.slug, quotas)))
+          throw new Error(`No contract with slug ${opts.slug}`);
+        const said = [
+          ...('storageQuota' in quotas ? [`storage quota ${limitText(quotas.storageQuota)}`] : []),
+          ...('maxPackageSize' in quotas
+            ? [`largest package ${limitText(quotas.maxPackageSize)}`]
+            : []),
+        ];
+        process.stdout.write(`Contract ${opts.slug}: ${said.join(', ')}.\n`);
       }),
     );
 

@@ -109,6 +109,12 @@ export const contracts = pgTable('contracts', {
   enabled: boolean().notNull().default(true),
   /** The operator's switch for custom branding; off, the contract shows the default branding. */
   brandingEnabled: boolean().notNull().default(true),
+  /**
+   * The operator's limits, in bytes, on what the contract keeps in storage: the total of its live
+   * packages, and any one package. Null is unlimited.
+   */
+  storageQuota: bigint({ mode: 'number' }),
+  maxPackageSize: bigint({ mode: 'number' }),
   settings: jsonb().$type<ContractSettings>().notNull().default(defaultContractSettings),
   createdAt: now(),
 });
@@ -297,6 +303,10 @@ export const packages = pgTable(
       .where(sql`${t.objectsDeletedAt} is null`),
     index('packages_objects_stored')
       .on(t.sentAt)
+      .where(sql`${t.objectsDeletedAt} is null`),
+    // The contract's live packages, summed against its storage quota at every create.
+    index('packages_contract_stored')
+      .on(t.contractId)
       .where(sql`${t.objectsDeletedAt} is null`),
     uniqueIndex('packages_sender_idempotency_key').on(t.senderId, t.idempotencyKey),
     index('packages_expiring')

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'login_failed'
   | 'invalid_token'
   | 'payload_too_large'
+  | 'package_too_large'
   | 'conflict'
   | 'idempotency_key_reused'
   | 'pin_invalid'

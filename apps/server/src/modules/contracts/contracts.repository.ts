@@ -21,6 +21,8 @@ export function contractsFrom(list: CallerMembership[]): Contract[] {
       settings: contract.settings,
       storage_app_groups,
       branding_enabled: contract.branding_enabled,
+      storage_quota: contract.storage_quota,
+      max_package_size: contract.max_package_size,
     }));
 }
 
@@ -42,7 +44,8 @@ export async function contractSlugOf(db: Database, contractId: number): Promise<
 
 export async function insertContract(
   db: Database,
-  values: { name: string; slug: string },
+  values: Pick<ContractRow, 'name' | 'slug'> &
+    Partial<Pick<ContractRow, 'storageQuota' | 'maxPackageSize'>>,
 ): Promise<ContractRow> {
   const [contract] = await db.insert(contracts).values(values).returning();
   return contract!;
@@ -57,11 +60,16 @@ export async function insertMembershipOnce(
   await db.insert(memberships).values(values).onConflictDoNothing();
 }
 
+/** What the operator may change on a contract. */
+export type OperatorChange = Partial<
+  Pick<ContractRow, 'enabled' | 'brandingEnabled' | 'storageQuota' | 'maxPackageSize'>
+>;
+
 /** Changes the contract with this slug; false when there is none. */
 export async function updateContractBySlug(
   db: Database,
   slug: string,
-  change: Partial<Pick<ContractRow, 'enabled' | 'brandingEnabled'>>,
+  change: OperatorChange,
 ): Promise<boolean> {
   const rows = await db
     .update(contracts)
@@ -69,6 +77,23 @@ export async function updateContractBySlug(
     .where(eq(contracts.slug, slug))
     .returning({ id: contracts.id });
   return rows.length > 0;
+}
+
+/**
+ * The contract's quotas, read under a lock on its row held to the end of the transaction: two
+ * creates on one contract take turns, so the second counts the package of the first.
+ * (NO KEY UPDATE, so rows that merely reference the contract are not held up.)
+ */
+export async function lockContractQuotas(
+  tx: Database,
+  contractId: number,
+): Promise<Pick<ContractRow, 'storageQuota' | 'maxPackageSize'>> {
+  const [row] = await tx
+    .select({ storageQuota: contracts.storageQuota, maxPackageSize: contracts.maxPackageSize })
+    .from(contracts)
+    .where(eq(contracts.id, contractId))
+    .for('no key update');
+  return row!;
 }
 
 export async function saveContractSettings(

@@ -6,6 +6,7 @@ import { serve } from '../../http/routes';
 import { recipientGroupsFor } from '../recipients/recipients.service';
 import { contractAdmin, contractMember } from './contract-access';
 import { contractsFrom } from './contracts.repository';
+import { contractStorageOf } from './contracts.service';
 import { updateContractSettings } from './settings.service';
 
 export async function contractsRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
@@ -31,6 +32,13 @@ export async function contractsRoutes(app: FastifyInstance, opts: { ctx: AppCont
       const saved = await updateContractSettings(ctx, contract, request.body);
       return { detail: adminMessages.settingsUpdated, ...saved };
     },
+    { access: contractAdmin(ctx.db) },
+  );
+
+  serve(
+    app,
+    contractRoutes.storage,
+    async (_request, _reply, contract) => contractStorageOf(ctx, contract),
     { access: contractAdmin(ctx.db) },
   );
 }

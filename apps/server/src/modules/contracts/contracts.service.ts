@@ -1,14 +1,17 @@
+import type { ContractStorage } from '@filerunner/protocol';
 import { slugify } from './slug';
 import type { AppContext } from '../../context';
 import type { ContractRow } from '../../db/rows';
 import { accountActivatedAt, findUserByEmail } from '../accounts/accounts.repository';
 import { inviteUser } from '../accounts/accounts.service';
 import { joinContract } from '../memberships/member-view';
+import { storedBytesOfContract } from '../packages/packages.repository';
 import {
   insertContract,
   insertMembershipOnce,
   isContractSlugTaken,
   updateContractBySlug,
+  type OperatorChange,
 } from './contracts.repository';
 
 /** A slug not yet taken, derived from the name. */
@@ -20,16 +23,25 @@ async function freeSlug(ctx: AppContext, name: string): Promise<string> {
   }
 }
 
+/** The operator's limits on a contract's storage, in bytes; null or left out is unlimited. */
+export type ContractQuotas = Partial<Pick<ContractRow, 'storageQuota' | 'maxPackageSize'>>;
+
 /**
  * Creates a contract with its admin, who gets an activation mail (or, when the account already
  * exists and is active, just the membership). The admin belongs to the master group.
  */
 export async function createContract(
   ctx: AppContext,
-  input: { name: string; adminEmail: string; adminFirstName?: string; adminLastName?: string },
+  input: {
+    name: string;
+    adminEmail: string;
+    adminFirstName?: string;
+    adminLastName?: string;
+    quotas?: ContractQuotas;
+  },
 ): Promise<ContractRow> {
   const slug = await freeSlug(ctx, input.name);
-  const contract = await insertContract(ctx.db, { name: input.name, slug });
+  const contract = await insertContract(ctx.db, { name: input.name, slug, ...input.quotas });
   const existing = await findUserByEmail(ctx.db, input.adminEmail);
   const admin = await inviteUser(ctx, {
     email: input.adminEmail,
@@ -67,11 +79,11 @@ export async function addMember(
   });
 }
 
-/** An operator's switch on a contract; false when no contract has the slug. */
-async function setContractSwitch(
+/** An operator's change to a contract; false when no contract has the slug. */
+async function changeByOperator(
   ctx: AppContext,
   slug: string,
-  change: Partial<Pick<ContractRow, 'enabled' | 'brandingEnabled'>>,
+  change: OperatorChange,
 ): Promise<boolean> {
   return updateContractBySlug(ctx.db, slug, change);
 }
@@ -82,7 +94,7 @@ export function setContractEnabled(
   slug: string,
   enabled: boolean,
 ): Promise<boolean> {
-  return setContractSwitch(ctx, slug, { enabled });
+  return changeByOperator(ctx, slug, { enabled });
 }
 
 /**
@@ -94,5 +106,30 @@ export function setBrandingEnabled(
   slug: string,
   enabled: boolean,
 ): Promise<boolean> {
-  return setContractSwitch(ctx, slug, { brandingEnabled: enabled });
+  return changeByOperator(ctx, slug, { brandingEnabled: enabled });
+}
+
+/**
+ * Sets the contract's storage quota and largest package (bytes; null is unlimited; a limit left
+ * out keeps its value). Packages already created keep their place: the limits are checked when
+ * a package is created. False when no contract has the slug.
+ */
+export function setContractQuotas(
+  ctx: AppContext,
+  slug: string,
+  quotas: ContractQuotas,
+): Promise<boolean> {
+  return changeByOperator(ctx, slug, quotas);
+}
+
+/** The contract's limits and what its live packages hold, counted as the quota counts them. */
+export async function contractStorageOf(
+  ctx: AppContext,
+  contract: ContractRow,
+): Promise<ContractStorage> {
+  return {
+    storage_quota: contract.storageQuota,
+    max_package_size: contract.maxPackageSize,
+    storage_used: await storedBytesOfContract(ctx.db, contract.id),
+  };
 }

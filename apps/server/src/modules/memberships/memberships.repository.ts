@@ -48,6 +48,8 @@ export interface CallerMembership {
     service_id: string;
     enabled: boolean;
     branding_enabled: boolean;
+    storage_quota: number | null;
+    max_package_size: number | null;
     settings: ContractRow['settings'];
   };
   admin: boolean;
@@ -73,7 +75,9 @@ export function callerMembershipsOf(userId: SQLWrapper): SQL<CallerMembership[]>
       'contract', json_build_object(
         'id', ${contracts.id}, 'slug', ${contracts.slug}, 'name', ${contracts.name},
         'service_id', ${contracts.serviceId}, 'enabled', ${contracts.enabled},
-        'branding_enabled', ${contracts.brandingEnabled}, 'settings', ${contracts.settings}
+        'branding_enabled', ${contracts.brandingEnabled}, 'settings', ${contracts.settings},
+        'storage_quota', ${contracts.storageQuota},
+        'max_package_size', ${contracts.maxPackageSize}
       ),
       'admin', ${memberships.admin}, 'send', ${memberships.send},
       'enabled', ${memberships.enabled}, 'master_group', ${memberships.masterGroup},

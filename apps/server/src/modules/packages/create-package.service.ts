@@ -21,6 +21,7 @@ import { joinContract } from '../memberships/member-view';
 import { contractMobileOf, membershipOf } from '../memberships/memberships.repository';
 import { recipientGroupsFor } from '../recipients/recipients.service';
 import { newPackageSlug, packageObjectPrefix } from './object-names';
+import { assertPackageSizeAllowed, assertQuotaHolds, isQuotaRefusal } from './package-quota';
 import { ensurePackageContainer } from './package-storage';
 import { assertMaySend } from './packages.policy';
 import {
@@ -207,8 +208,9 @@ export async function createPackage(
   try {
     return await insertPackage(ctx, principal, input, idempotency);
   } catch (error) {
-    // The loser of a race may also trip over the winner's ad-hoc user, so any unique index counts.
-    if (!isUniqueViolation(error)) throw error;
+    // The loser of a race may also trip over the winner's ad-hoc user, so any unique index counts;
+    // or, under a storage quota, find the winner's package already counted against it.
+    if (!isUniqueViolation(error) && !isQuotaRefusal(error)) throw error;
     const winner = await packageOfIdempotencyKey(ctx.db, principal.user.id, idempotencyKey);
     if (winner === null) throw error;
     return sameRequest(winner, idempotency.fingerprint);
@@ -241,6 +243,7 @@ async function insertPackage(
 
   const period = accessPeriodProblem(input.valid_from, input.valid_to);
   if (period) throw refuse(period.field, period.message);
+  assertPackageSizeAllowed(contract, input.expected_size);
   const storage = await storageFor(ctx, contract, input.storage_app_group);
 
   const pinVerify =
@@ -258,6 +261,8 @@ async function insertPackage(
       pinVerify,
       pinMobilesMessage: sendMessages.pinMobiles,
     });
+
+    await assertQuotaHolds(tx, contract, input.expected_size);
 
     let inserted: PackageRow | undefined;
     for (let attempt = 0; !inserted; attempt++) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, not, sql } from 'drizzle-orm';
 import { mobileHint, type SenderPackage } from '@filerunner/protocol';
 import { queryRows, type Database } from '../../db/client';
 import type { PackageRow, RecipientRow } from '../../db/rows';
@@ -17,6 +17,7 @@ import { userColumns } from '../accounts/accounts.repository';
 import { displayName } from '../accounts/display-name';
 import { packageSlugOfObject } from './object-names';
 import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
+import { isExpiredSql } from '../recipient-access/recipient-access.sql';
 
 /** A package with its contract and its sender (null once the sender's account is deleted). */
 export async function packageWithContract(db: Database, packageId: number) {
@@ -326,4 +327,20 @@ export async function currentRecipientsOf(db: Database, packageId: number) {
     .from(packageRecipients)
     .leftJoin(users, eq(users.id, packageRecipients.userId))
     .where(and(eq(packageRecipients.packageId, packageId), eq(packageRecipients.removed, false)));
+}
+
+/**
+ * The bytes the contract's live packages (not yet expired, objects not yet swept) take in
+ * storage: what a sent package holds, and for one still uploading what it declared, since its
+ * files may all land yet.
+ */
+export async function storedBytesOfContract(db: Database, contractId: number): Promise<number> {
+  const [row] = await db
+    .select({
+      bytes: sql<string>`coalesce(sum(case when ${packages.status} = 'uploading'
+        then ${packages.expectedSize} else ${packages.bytes} end), 0)`,
+    })
+    .from(packages)
+    .where(and(eq(packages.contractId, contractId), not(isExpiredSql(packages))));
+  return Number(row!.bytes);
 }

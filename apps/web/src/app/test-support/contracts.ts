@@ -28,6 +28,8 @@ export function testContract(change: ContractChange = {}): Contract {
     },
     storage_app_groups: [],
     branding_enabled: false,
+    storage_quota: null,
+    max_package_size: null,
     ...fields,
   };
 }

@@ -22,6 +22,8 @@ const contract = (slug: string): Contract => ({
   settings: settings('none'),
   storage_app_groups: [],
   branding_enabled: true,
+  storage_quota: null,
+  max_package_size: null,
 });
 const contracts = [contract('alpha'), contract('beta')];
 

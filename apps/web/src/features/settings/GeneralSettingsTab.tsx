@@ -18,6 +18,7 @@ import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 import { useToast } from '../../components/toast-context';
 import { firstErrors } from '../auth/password-form';
 import { NotificationRows } from './NotificationRows';
+import { ContractLimits } from './ContractLimits';
 import { useSaveContractSettingsMutation } from './settings-api';
 import { StorageGroupRows } from './StorageGroupRows';
 import {
@@ -218,6 +219,8 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
           Discard changes
         </Button>
       </Stack>
+      <Divider sx={{ my: 3 }} />
+      <ContractLimits contract={contract} />
       <UnsavedChangesGuard when={dirty} />
     </Box>
   );

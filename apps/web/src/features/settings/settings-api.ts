@@ -1,10 +1,11 @@
 import { api } from '@filerunner/protocol';
-import { mutation } from '../../app/api';
+import { mutation, query } from '../../app/api';
 import { projectsApi } from '../projects/projects-api';
 
-/** A project's settings, saved from the General tab. */
+/** A project's settings, saved from the General tab, and its storage as the operator limits it. */
 export const settingsApi = projectsApi.injectEndpoints({
   endpoints: (build) => ({
+    contractStorage: query(build, api.contracts.storage),
     saveContractSettings: mutation(build, api.contracts.updateSettings, {
       // The answer is what the server saved: it goes into the cached project list rather than
       // reloading the list, so a switch shows its new value at once and the form stays as it is.
@@ -21,4 +22,4 @@ export const settingsApi = projectsApi.injectEndpoints({
   }),
 });
 
-export const { useSaveContractSettingsMutation } = settingsApi;
+export const { useSaveContractSettingsMutation, useContractStorageQuery } = settingsApi;
