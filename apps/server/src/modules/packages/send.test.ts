@@ -188,6 +188,21 @@ describe('what a send is checked against', () => {
     expect((await attempt({ ...base(), ...at(hour, 15 * day) })).status).toBe(201);
   });
 
+  it('refuses a start weeks ahead: the package would outlast its 15 days of storage', async () => {
+    const day = 24 * hour;
+    const at = (from: number, to: number) => ({
+      valid_from: new Date(Date.now() + from).toISOString(),
+      valid_to: new Date(Date.now() + to).toISOString(),
+    });
+    const weeksAhead = await attempt({ ...base(), ...at(23 * day, 25 * day) });
+    expect(weeksAhead.status).toBe(400);
+    expect(weeksAhead.body).toEqual({ valid_from: [sendMessages.periodPastStorage] });
+    expect((await attempt({ ...base(), ...at(10 * day, 16 * day) })).body).toEqual({
+      valid_to: [sendMessages.periodPastStorage],
+    });
+    expect((await attempt({ ...base(), ...at(10 * day, 15 * day - hour) })).status).toBe(201);
+  });
+
   it('allows only the senders of the contract', async () => {
     expect((await attempt(base(), fx.receiver.headers)).status).toBe(403);
     expect((await attempt(base(), fx.outsider.headers)).status).toBe(404);

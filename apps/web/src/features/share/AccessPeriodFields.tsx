@@ -2,6 +2,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { accessPeriodLatestEnd } from '@filerunner/protocol';
 import {
   combine,
   dateValue,
@@ -26,6 +27,7 @@ function DateAndTime(props: {
   value: Date;
   range: { min: string; max: string };
   earliest: Date;
+  latest: Date;
   disabled?: boolean;
   onChange: (value: Date) => void;
 }) {
@@ -50,7 +52,7 @@ function DateAndTime(props: {
         onChange={(e) => props.onChange(combine(date, e.target.value))}
         sx={{ width: 140 }}
       >
-        {timeSlots(date, props.earliest).map((slot) => (
+        {timeSlots(date, props.earliest, props.latest).map((slot) => (
           <MenuItem key={slot.value} value={slot.value} disabled={slot.disabled}>
             {slot.label}
           </MenuItem>
@@ -62,10 +64,12 @@ function DateAndTime(props: {
 
 /**
  * When recipients may download: start and end, each a date and a time every 30 minutes. On
- * today's date the start cannot be in a past slot and the end not before now.
+ * today's date the start cannot be in a past slot and the end not before now; neither may be
+ * past the storage limit, 15 days from now.
  */
 export function AccessPeriodFields(props: AccessPeriodFieldsProps) {
   const { validFrom, validTo, now } = props;
+  const latest = accessPeriodLatestEnd(now);
   return (
     <Stack spacing={1}>
       <Typography variant="subtitle2">Access period</Typography>
@@ -75,14 +79,16 @@ export function AccessPeriodFields(props: AccessPeriodFieldsProps) {
           value={validFrom}
           range={startDateRange(now)}
           earliest={slotStart(now)}
+          latest={latest}
           disabled={props.disabled}
           onChange={(next) => props.onChange({ validFrom: next, validTo })}
         />
         <DateAndTime
           label="End"
           value={validTo}
-          range={endDateRange(validFrom)}
+          range={endDateRange(validFrom, now)}
           earliest={validFrom > now ? validFrom : now}
+          latest={latest}
           disabled={props.disabled}
           onChange={(next) => props.onChange({ validFrom, validTo: next })}
         />

@@ -6,6 +6,7 @@ import {
   endDateRange,
   nextSlot,
   slotStart,
+  startDateRange,
   timeSlots,
   timeValue,
 } from './access-period';
@@ -46,6 +47,26 @@ describe('the access period pickers', () => {
   });
 
   it('let the end range from the start’s date to 15 days after it', () => {
-    expect(endDateRange(at(2026, 3, 1, 9, 30))).toEqual({ min: '2026-03-01', max: '2026-03-16' });
+    const now = at(2026, 3, 1, 9, 20);
+    expect(endDateRange(at(2026, 3, 1, 9, 30), now)).toEqual({
+      min: '2026-03-01',
+      max: '2026-03-16',
+    });
+  });
+
+  it('keep start and end within the 15 days a package is stored', () => {
+    const now = at(2026, 3, 1, 9, 20);
+    expect(startDateRange(now)).toEqual({ min: '2026-03-01', max: '2026-03-16' });
+    // A start 10 days ahead may not end 15 days after it: the storage limit comes first.
+    expect(endDateRange(at(2026, 3, 11, 9, 30), now)).toEqual({
+      min: '2026-03-11',
+      max: '2026-03-16',
+    });
+    // On the limit's date, the slots after it (9:20 on Mar 16) are disabled.
+    const slots = timeSlots('2026-03-16', at(2026, 3, 16, 0, 0), at(2026, 3, 16, 9, 20));
+    expect(slots.slice(18, 20).map((s) => [s.value, s.disabled])).toEqual([
+      ['09:00', false],
+      ['09:30', true],
+    ]);
   });
 });

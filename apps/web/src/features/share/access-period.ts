@@ -1,4 +1,4 @@
-import { packageLimits } from '@filerunner/protocol';
+import { accessPeriodLatestEnd, packageLimits } from '@filerunner/protocol';
 
 /** The pickers offer times every 30 minutes. */
 export const SLOT_MINUTES = 30;
@@ -63,33 +63,37 @@ function slotLabel(hours: number, minutes: number): string {
 
 /**
  * The 48 slots of a day for a picker, those before `earliest` disabled (on today's date the
- * start may not be in the past and the end may not be before now).
+ * start may not be in the past and the end may not be before now), and those after `latest`
+ * (the storage limit, 15 days from now).
  */
-export function timeSlots(date: string, earliest: Date): TimeSlot[] {
+export function timeSlots(date: string, earliest: Date, latest?: Date): TimeSlot[] {
   const slots: TimeSlot[] = [];
   for (let minutes = 0; minutes < 24 * 60; minutes += SLOT_MINUTES) {
     const value = `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+    const at = combine(date, value);
     slots.push({
       value,
       label: slotLabel(Math.floor(minutes / 60), minutes % 60),
-      disabled: combine(date, value) < earliest,
+      disabled: at < earliest || (latest !== undefined && at > latest),
     });
   }
   return slots;
 }
 
-/** The dates a start may take: today up to the longest access period ahead. */
+/**
+ * The dates a start may take: today up to the storage limit (a package is stored 15 days after
+ * sending, so a later start leaves it nothing to be available in).
+ */
 export function startDateRange(now: Date): { min: string; max: string } {
-  return {
-    min: dateValue(now),
-    max: dateValue(new Date(now.getTime() + packageLimits.accessPeriodMaxDays * DAY_MS)),
-  };
+  return { min: dateValue(now), max: dateValue(accessPeriodLatestEnd(now)) };
 }
 
-/** The dates an end may take: from the start's date up to the longest span after the start. */
-export function endDateRange(validFrom: Date): { min: string; max: string } {
-  return {
-    min: dateValue(validFrom),
-    max: dateValue(new Date(validFrom.getTime() + packageLimits.accessPeriodMaxDays * DAY_MS)),
-  };
+/**
+ * The dates an end may take: from the start's date up to the longest span after the start, and
+ * never past the storage limit.
+ */
+export function endDateRange(validFrom: Date, now: Date): { min: string; max: string } {
+  const longest = new Date(validFrom.getTime() + packageLimits.accessPeriodMaxDays * DAY_MS);
+  const latest = accessPeriodLatestEnd(now);
+  return { min: dateValue(validFrom), max: dateValue(longest < latest ? longest : latest) };
 }
