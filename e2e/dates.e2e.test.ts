@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   planUpload,
@@ -6,12 +6,13 @@ import {
   UploadRunner,
   type ByteSource,
 } from '@filerunner/transfer/node';
-import { api } from '@filerunner/protocol';
+import { api, formatDateTime, wallClockOf } from '@filerunner/protocol';
 import { apiLogin, DEMO_PASSWORD, productOfFile } from './harness';
 import { freshPage, logIn, see } from './pages';
 
 // Dates and times as a person reads them: how long a package has left, counted down (never
-// rounded up), read with the page's own clock moved to the moments that matter.
+// rounded up), read with the page's own clock moved to the moments that matter; and every date
+// in the time zone the person chose, not the browser's.
 
 const SENDER = 'sender@example.com';
 const RITA = 'recipient@example.com';
@@ -92,5 +93,56 @@ describe('how long a package has left', () => {
     page = await ritaSees(slug, new Date(end.getTime() + 24_000));
     await see(page, 'Expired less than a minute ago');
     await page.context().close();
+  });
+});
+
+describe("dates in the person's time zone", () => {
+  it('shows every date in the zone chosen in the profile, not in the browser’s', async () => {
+    const end = new Date(Math.floor((Date.now() + 3 * 86_400_000) / 60_000) * 60_000);
+    const slug = await sendToRita('Zoned dailies', end);
+    // A browser in Tokyo; the sender lives by New York's clock.
+    const context = await product.browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      timezoneId: 'Asia/Tokyo',
+    });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
+
+    // Before choosing, the browser's zone.
+    await page.goto(`${product.server.url}/sent/${slug}`);
+    await see(page, formatDateTime(end, 'Asia/Tokyo'));
+
+    await page.goto(`${product.server.url}/profile`);
+    await see(page, "None chosen: dates are shown in your browser's time zone (Asia/Tokyo).");
+    await page.getByRole('combobox', { name: 'Timezone' }).fill('America/New_Yo');
+    await page.getByRole('option', { name: 'America/New_York' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await see(page, 'Profile updated successfully');
+
+    // Sent: the package's dates, and its recipients' download history, in New York's time.
+    await page.goto(`${product.server.url}/sent/${slug}`);
+    const detail = page.getByRole('region', { name: 'Package details' });
+    await detail.getByText(formatDateTime(end, 'America/New_York')).first().waitFor();
+    expect(await detail.getByText(formatDateTime(end, 'Asia/Tokyo')).count()).toBe(0);
+
+    // Share: the access period's pickers read New York's clock.
+    await page.goto(`${product.server.url}/share`);
+    const ny = (at: Date) => {
+      const w = wallClockOf(at, 'America/New_York');
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+    };
+    const before = new Date();
+    const startDate = await page.getByLabel('Start date').inputValue();
+    expect([ny(before), ny(new Date())]).toContain(startDate);
+    const slot = (at: Date) => {
+      const w = wallClockOf(at, 'America/New_York');
+      const minute = w.minute - (w.minute % 30);
+      return `${w.hour % 12 || 12}:${String(minute).padStart(2, '0')} ${w.hour < 12 ? 'AM' : 'PM'}`;
+    };
+    const startTime = await page.getByRole('combobox', { name: 'Start time' }).innerText();
+    expect([slot(before), slot(new Date())]).toContain(startTime.trim());
+    await context.close();
   });
 });

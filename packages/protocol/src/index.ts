@@ -10,6 +10,7 @@ export * from './phone';
 export * from './pin';
 export * from './pin-messages';
 export * from './contracts';
+export * from './dates';
 export * from './packages';
 export * from './downloads';
 export * from './inbox';

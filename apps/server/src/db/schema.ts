@@ -36,7 +36,8 @@ export const users = pgTable(
     firstName: text().notNull().default(''),
     lastName: text().notNull().default(''),
     mobile: text(),
-    timezone: text().notNull().default('UTC'),
+    /** The zone the person chose to read dates in; '' when they chose none. */
+    timezone: text().notNull().default(''),
     showSelectStorage: boolean().notNull().default(false),
     avatar: bytea(),
     avatarType: text(),

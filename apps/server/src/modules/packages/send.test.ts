@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { sendMessages } from '@filerunner/protocol';
+import { formatDateTime, sendMessages } from '@filerunner/protocol';
 import {
   createUser,
   describeOnSwift,
@@ -17,7 +17,7 @@ import {
   TestUploader,
   type TestFile,
 } from '../../../test/uploader';
-import { defaultContractSettings, packageRecipients } from '../../db/schema';
+import { defaultContractSettings, packageRecipients, users } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.repository';
 
@@ -64,6 +64,38 @@ describeOnSwift('sending a package to OpenStack Swift (SWIFT_AUTH_URL)', (startS
 describe('sending a package', () => {
   it('uploads small files, a slab and a large file, then tells recipients and the watch list', () =>
     sendsEveryKindOfFile(server, fx, sender));
+
+  it('mails each recipient the end in their own time zone, named (UTC without one)', async () => {
+    await server.ctx.db
+      .update(users)
+      .set({ timezone: 'America/New_York' })
+      .where(eq(users.id, fx.receiver.user.id));
+    const validTo = new Date(Math.floor((Date.now() + 48 * hour) / 60_000) * 60_000);
+    const files = [{ path: 'zone.txt', bytes: fileBytes(10, 3) }];
+    const { record } = await sender.send(files, {
+      create: {
+        contract: fx.contract.slug,
+        name: 'Zoned',
+        recipients: [{ id: fx.receiver.user.id }, { email: 'zone.partner@example.com' }],
+        valid_from: new Date().toISOString(),
+        valid_to: validTo.toISOString(),
+        ...intended(files),
+      },
+    });
+    expect(record.status).toBe('COMPLETED');
+    const received = (to: string) =>
+      server.waitForMail(
+        (m) => JSON.stringify(m.to).includes(to) && /"Zoned"/.test(m.subject ?? ''),
+      );
+    const newYork = formatDateTime(validTo, 'America/New_York');
+    expect(newYork).not.toBe(formatDateTime(validTo, 'UTC'));
+    expect((await received(fx.receiver.user.email)).text).toContain(
+      `It is available until ${newYork} (America/New_York).`,
+    );
+    expect((await received('zone.partner@example.com')).text).toContain(
+      `It is available until ${formatDateTime(validTo, 'UTC')} (UTC).`,
+    );
+  });
 
   it('refuses to finalise with missing files, and force-completes with the ones that arrived', async () => {
     const files = [

@@ -3,6 +3,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { accessPeriodLatestEnd } from '@filerunner/protocol';
+import { useTimeZone } from '../../app/time-zone';
 import {
   combine,
   dateValue,
@@ -28,11 +29,13 @@ function DateAndTime(props: {
   range: { min: string; max: string };
   earliest: Date;
   latest: Date;
+  timeZone: string;
   disabled?: boolean;
   onChange: (value: Date) => void;
 }) {
-  const date = dateValue(props.value);
-  const time = timeValue(props.value);
+  const { timeZone } = props;
+  const date = dateValue(props.value, timeZone);
+  const time = timeValue(props.value, timeZone);
   return (
     <Stack direction="row" spacing={1} sx={{ flex: 1 }}>
       <TextField
@@ -41,7 +44,7 @@ function DateAndTime(props: {
         value={date}
         disabled={props.disabled}
         slotProps={{ inputLabel: { shrink: true }, htmlInput: props.range }}
-        onChange={(e) => e.target.value && props.onChange(combine(e.target.value, time))}
+        onChange={(e) => e.target.value && props.onChange(combine(e.target.value, time, timeZone))}
         sx={{ flex: 1 }}
       />
       <TextField
@@ -49,10 +52,10 @@ function DateAndTime(props: {
         label={`${props.label} time`}
         value={time}
         disabled={props.disabled}
-        onChange={(e) => props.onChange(combine(date, e.target.value))}
+        onChange={(e) => props.onChange(combine(date, e.target.value, timeZone))}
         sx={{ width: 140 }}
       >
-        {timeSlots(date, props.earliest, props.latest).map((slot) => (
+        {timeSlots(date, props.earliest, props.latest, timeZone).map((slot) => (
           <MenuItem key={slot.value} value={slot.value} disabled={slot.disabled}>
             {slot.label}
           </MenuItem>
@@ -70,6 +73,7 @@ function DateAndTime(props: {
 export function AccessPeriodFields(props: AccessPeriodFieldsProps) {
   const { validFrom, validTo, now } = props;
   const latest = accessPeriodLatestEnd(now);
+  const timeZone = useTimeZone();
   return (
     <Stack spacing={1}>
       <Typography variant="subtitle2">Access period</Typography>
@@ -77,18 +81,20 @@ export function AccessPeriodFields(props: AccessPeriodFieldsProps) {
         <DateAndTime
           label="Start"
           value={validFrom}
-          range={startDateRange(now)}
-          earliest={slotStart(now)}
+          range={startDateRange(now, timeZone)}
+          earliest={slotStart(now, timeZone)}
           latest={latest}
+          timeZone={timeZone}
           disabled={props.disabled}
           onChange={(next) => props.onChange({ validFrom: next, validTo })}
         />
         <DateAndTime
           label="End"
           value={validTo}
-          range={endDateRange(validFrom, now)}
+          range={endDateRange(validFrom, now, timeZone)}
           earliest={validFrom > now ? validFrom : now}
           latest={latest}
+          timeZone={timeZone}
           disabled={props.disabled}
           onChange={(next) => props.onChange({ validFrom, validTo: next })}
         />

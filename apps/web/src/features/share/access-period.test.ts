@@ -69,4 +69,20 @@ describe('the access period pickers', () => {
       ['09:30', true],
     ]);
   });
+
+  it("read and write dates and slots on the clock of the person's zone, not the browser's", () => {
+    const zone = 'America/New_York';
+    const when = new Date('2026-12-22T17:00:00Z');
+    expect(dateValue(when, zone)).toBe('2026-12-22');
+    expect(timeValue(when, zone)).toBe('12:00');
+    expect(combine('2026-12-22', '12:00', zone)).toEqual(when);
+    expect(dateValue(new Date('2026-12-23T02:00:00Z'), zone)).toBe('2026-12-22');
+    // Kathmandu is 5:45 ahead: slots fall on its half hours, not on UTC's.
+    expect(slotStart(new Date('2026-03-01T04:20:00Z'), 'Asia/Kathmandu')).toEqual(
+      new Date('2026-03-01T04:15:00Z'),
+    );
+    const slots = timeSlots('2026-12-22', combine('2026-12-22', '09:30', zone), undefined, zone);
+    expect(slots.find((s) => s.value === '09:00')!.disabled).toBe(true);
+    expect(slots.find((s) => s.value === '09:30')!.disabled).toBe(false);
+  });
 });
