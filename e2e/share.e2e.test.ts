@@ -128,6 +128,38 @@ describe('the Share screen', () => {
     }
   });
 
+  it('refuses a start weeks ahead: the package would outlast its 15 days of storage', async () => {
+    await chooseRecipient('Rita', /Rita Recipient/);
+    await folderInput().setInputFiles(await folderOfFrames('Later', 2));
+    await page.getByRole('textbox', { name: 'Package name' }).fill('Later');
+    await expect.poll(() => problem().count()).toBe(0);
+    // The page's own dates, days ahead, as its date inputs take them.
+    const daysAhead = (days: number) =>
+      page.evaluate((d) => {
+        const at = new Date(Date.now() + d * 86_400_000);
+        const pad = (n: number) => String(n).padStart(2, '0');
+        return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+      }, days);
+    const start = page.getByLabel('Start date');
+    const end = page.getByLabel('End date');
+    // The pickers offer nothing past the storage limit...
+    expect(await start.getAttribute('max')).toBe(await daysAhead(15));
+    // ...and a date typed past it is refused on sending, by the form and by the server alike.
+    await start.fill(await daysAhead(23));
+    await end.fill(await daysAhead(25));
+    const created: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/packages/create/')) created.push(r.status());
+    });
+    await sendButton().click();
+    await see(
+      page,
+      'The access period must end within 15 days from now: packages are stored for at most 15 days.',
+    );
+    expect(await page.getByTestId('sent-status').count()).toBe(0);
+    expect(created).toEqual([]);
+  });
+
   it('takes ad-hoc addresses where allowed and asks for their mobile for a PIN', async () => {
     await contractSettings({ can_add_ad_hoc: true, pin_verification: 'adhoc' });
     try {

@@ -14,6 +14,7 @@ import { receivingRoutes } from './modules/inbox/inbox.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { pinRoutes } from './modules/pin/pin.routes';
 import { installAuth } from './http/auth';
+import { markMembershipsActive } from './modules/memberships/member-view';
 import { installCompression } from './http/compression';
 import { ApiError } from './http/errors';
 import type { RegisteredRoute } from './http/routes';
@@ -53,7 +54,11 @@ export async function apiPlugin(
   // Handlers check `file.truncated` and answer with the spec's field error instead of a bare 413.
   await api.register(multipart, { throwFileSizeLimit: false });
   installCompression(api);
-  installAuth(api, { sessions: ctx.sessions, apiKeys: ctx.apiKeys });
+  installAuth(api, {
+    sessions: ctx.sessions,
+    apiKeys: ctx.apiKeys,
+    markMembershipsActive: (userId) => markMembershipsActive(ctx.db, userId),
+  });
   for (const area of apiAreas) await api.register(area, { ctx });
   api.setNotFoundHandler(() => {
     throw ApiError.notFound();

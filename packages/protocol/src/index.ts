@@ -11,6 +11,7 @@ export * from './pin';
 export * from './pin-messages';
 export * from './quotas';
 export * from './contracts';
+export * from './dates';
 export * from './packages';
 export * from './downloads';
 export * from './inbox';

@@ -85,4 +85,18 @@ describe('access period', () => {
       accessPeriodProblem(at('2026-03-01T12:00:00Z'), at('2026-03-16T12:00:01Z'), now)?.message,
     ).toBe(sendMessages.periodTooLong);
   });
+
+  it('refuses a later start whose period would outlast the 15 days a package is stored', () => {
+    // 23 to 25 days ahead: a span of two days, but past the storage limit.
+    expect(
+      accessPeriodProblem(at('2026-03-24T12:00:00Z'), at('2026-03-26T12:00:00Z'), now),
+    ).toEqual({ field: 'valid_from', message: sendMessages.periodPastStorage });
+    // Starting in 10 days, it may last 5 days, not 6.
+    expect(
+      accessPeriodProblem(at('2026-03-11T12:00:00Z'), at('2026-03-16T12:00:00Z'), now),
+    ).toBeNull();
+    expect(
+      accessPeriodProblem(at('2026-03-11T12:00:00Z'), at('2026-03-17T12:00:00Z'), now),
+    ).toEqual({ field: 'valid_to', message: sendMessages.periodPastStorage });
+  });
 });

@@ -24,6 +24,8 @@ export const sendMessages = {
   periodEndBeforeStart: 'The end of the access period cannot be before its start.',
   periodStartInPast: 'The access period cannot start in the past.',
   periodTooLong: 'The access period can be at most 15 days.',
+  periodPastStorage:
+    'The access period must end within 15 days from now: packages are stored for at most 15 days.',
   periodEndInPast: 'The access period cannot end in the past.',
   unknownStorageGroup: 'That storage location does not exist in this contract.',
   // The upload errors the engine shows.
@@ -72,6 +74,11 @@ export const packageLimits = {
 
 const DAY_MS = 86_400_000;
 
+/** The latest end an access period chosen at `now` may have: the storage limit. */
+export function accessPeriodLatestEnd(now: Date): Date {
+  return new Date(now.getTime() + packageLimits.accessPeriodMaxDays * DAY_MS);
+}
+
 /** What is wrong with an access period, or null. */
 export function accessPeriodProblem(
   validFrom: Date,
@@ -84,6 +91,15 @@ export function accessPeriodProblem(
   }
   if (validTo.getTime() - validFrom.getTime() > packageLimits.accessPeriodMaxDays * DAY_MS) {
     return { field: 'valid_to', message: sendMessages.periodTooLong };
+  }
+  // A package's objects are deleted 15 days after sending, whatever its period says: a later
+  // start moves the whole period, so it must still end by then.
+  const storedUntil = accessPeriodLatestEnd(now).getTime();
+  if (validFrom.getTime() > storedUntil) {
+    return { field: 'valid_from', message: sendMessages.periodPastStorage };
+  }
+  if (validTo.getTime() > storedUntil) {
+    return { field: 'valid_to', message: sendMessages.periodPastStorage };
   }
   if (validTo <= now) return { field: 'valid_to', message: sendMessages.periodEndInPast };
   return null;

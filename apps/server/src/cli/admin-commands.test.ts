@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readMailFolder } from '../../test/captured-mail';
 import { loadConfig } from '../config';
 import { createContext, type Context } from '../context';
-import { contracts } from '../db/schema';
+import { contracts, users } from '../db/schema';
+import { listContractUsers } from '../modules/contracts/users.service';
 import { createScratchDatabase } from '../db/scratch-database';
 import { adminProgram, withAdminContext } from './admin-commands';
 
@@ -190,6 +191,55 @@ describe('the admin CLI', () => {
       'No contract with slug nobody',
     );
     expect(await limits()).toMatchObject({ storageQuota: null, maxPackageSize: 2e9 });
+  });
+
+  it('tells an existing account it was added to the new contract, and keeps its name', async () => {
+    const email = 'ada.existing@example.com';
+    await withAdminContext(async (ctx) => {
+      await ctx.db.insert(users).values({
+        email,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        activatedAt: new Date(),
+      });
+    }, env);
+    const mailsBefore = (await readMailFolder(path.join(dataDir, 'mail'))).length;
+
+    const created = await admin(
+      'create-contract',
+      '--name',
+      'Second Studio',
+      '--admin-email',
+      email,
+    );
+    expect(created.output).toMatch(
+      /^Created contract "Second Studio" \(slug [^)]+\); ada\.existing@example\.com already has an account and was mailed that it was added\.\n$/,
+    );
+    const mails = (await readMailFolder(path.join(dataDir, 'mail'))).slice(mailsBefore);
+    expect(mails).toHaveLength(1);
+    expect(JSON.stringify(mails[0]!.to)).toContain(email);
+    expect(mails[0]!.subject).toBe('You have been added to Second Studio on FileRunner');
+    expect(mails[0]!.text).toContain('Log in with your existing password');
+    expect(mails[0]!.text).not.toContain('/activate/');
+
+    // The new contract's User List: the person's own name, active (not "Pending"), its admin.
+    await withAdminContext(async (ctx) => {
+      const [contract] = await ctx.db
+        .select()
+        .from(contracts)
+        .where(eq(contracts.name, 'Second Studio'));
+      const list = await listContractUsers(ctx.db, contract!.id);
+      expect(list).toEqual([
+        expect.objectContaining({
+          email,
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          name: 'Ada Lovelace',
+          activated: true,
+          admin: true,
+        }),
+      ]);
+    }, env);
   });
 
   it('would see the realtime listener if a context started it', async () => {

@@ -82,7 +82,7 @@ export function adminProgram(withContext: ContextRunner = withAdminContext): Com
 
   program
     .command('create-contract')
-    .description('create a contract and invite its project admin by mail')
+    .description('create a contract and invite its project admin by mail (or tell an existing one)')
     .requiredOption('--name <name>', 'contract name')
     .requiredOption('--admin-email <email>', 'address of the project admin')
     .option('--admin-first-name <name>', "admin's first name")
@@ -101,15 +101,19 @@ export function adminProgram(withContext: ContextRunner = withAdminContext): Com
         withContext(async (ctx) => {
           if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(opts.adminEmail))
             throw new Error('--admin-email is not an email address');
-          const contract = await createContract(ctx, {
+          const { contract, told } = await createContract(ctx, {
             name: opts.name.trim(),
             adminEmail: opts.adminEmail,
             adminFirstName: opts.adminFirstName,
             adminLastName: opts.adminLastName,
             quotas: quotasOf(opts),
           });
+          const mail =
+            told === 'activation'
+              ? `activation mail sent to ${opts.adminEmail}`
+              : `${opts.adminEmail} already has an account and was mailed that it was added`;
           process.stdout.write(
-            `Created contract "${contract.name}" (slug ${contract.slug}); activation mail sent to ${opts.adminEmail}.\n`,
+            `Created contract "${contract.name}" (slug ${contract.slug}); ${mail}.\n`,
           );
         }),
     );

@@ -2,6 +2,7 @@ import type {
   apiKeys,
   brandings,
   contracts,
+  downloadGrants,
   downloads,
   groups,
   memberships,
@@ -30,5 +31,7 @@ export type BrandingRow = typeof brandings.$inferSelect;
 export type PackageRow = typeof packages.$inferSelect;
 export type RecipientRow = typeof packageRecipients.$inferSelect;
 export type FileRow = typeof packageFiles.$inferSelect;
-/** A download grant and what was delivered on it. */
-export type GrantRow = typeof downloads.$inferSelect;
+/** A download grant: the URL's permission, not what was fetched with it. */
+export type GrantRow = typeof downloadGrants.$inferSelect;
+/** One download recorded on a grant. */
+export type DownloadRow = typeof downloads.$inferSelect;

@@ -36,7 +36,8 @@ export const users = pgTable(
     firstName: text().notNull().default(''),
     lastName: text().notNull().default(''),
     mobile: text(),
-    timezone: text().notNull().default('UTC'),
+    /** The zone the person chose to read dates in; '' when they chose none. */
+    timezone: text().notNull().default(''),
     showSelectStorage: boolean().notNull().default(false),
     avatar: bytea(),
     avatarType: text(),
@@ -383,36 +384,54 @@ export const packageFiles = pgTable(
 /**
  * A signed, expiring permission to fetch one package's tar (or one file of it) by URL, so any
  * downloader (ranged chunks, a plain browser download) works without a session. The token is
- * stored as SHA-256 only. `servedRanges` is the union of byte ranges delivered whole, from which
- * a download is partial or complete.
+ * stored as SHA-256 only. What is fetched with it is recorded in `downloads`.
+ */
+export const downloadGrants = pgTable('download_grants', {
+  id: serial().primaryKey(),
+  tokenHash: text().notNull().unique(),
+  packageId: integer()
+    .notNull()
+    .references(() => packages.id, { onDelete: 'cascade' }),
+  recipientId: integer()
+    .notNull()
+    .references(() => packageRecipients.id, { onDelete: 'cascade' }),
+  /** Null for the whole package as a tar; else the one file fetched. */
+  fileId: integer().references(() => packageFiles.id, { onDelete: 'cascade' }),
+  /** Bytes of what this grant serves (the tar or the file). */
+  size: bigint({ mode: 'number' }).notNull(),
+  /** Where the grant was asked for. */
+  ip: text().notNull(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+  createdAt: now(),
+});
+
+/**
+ * One download, as the sender's download history lists it: the responses on one grant that
+ * belong together (see `recordDelivery` for how they are grouped). `servedRanges` is the union
+ * of byte ranges delivered whole, from which the download is partial or complete.
  */
 export const downloads = pgTable(
   'downloads',
   {
     id: serial().primaryKey(),
-    tokenHash: text().notNull().unique(),
-    packageId: integer()
+    grantId: integer()
       .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+      .references(() => downloadGrants.id, { onDelete: 'cascade' }),
     recipientId: integer()
       .notNull()
       .references(() => packageRecipients.id, { onDelete: 'cascade' }),
-    /** Null for the whole package as a tar; else the one file fetched. */
-    fileId: integer().references(() => packageFiles.id, { onDelete: 'cascade' }),
-    /** Bytes of what this grant serves (the tar or the file). */
-    size: bigint({ mode: 'number' }).notNull(),
+    /** Where its first response went. */
     ip: text().notNull(),
-    expiresAt: timestamp({ withTimezone: true }).notNull(),
     bytesSent: bigint({ mode: 'number' }).notNull().default(0),
     servedRanges: int8multirange()
       .notNull()
       .default(sql`'{}'::int8multirange`),
-    firstByteAt: timestamp({ withTimezone: true }),
+    firstByteAt: timestamp({ withTimezone: true }).notNull(),
     lastByteAt: timestamp({ withTimezone: true }),
     completedAt: timestamp({ withTimezone: true }),
     createdAt: now(),
   },
-  (t) => [index('downloads_recipient').on(t.recipientId)],
+  (t) => [index('downloads_recipient').on(t.recipientId), index('downloads_grant').on(t.grantId)],
 );
 
 /**

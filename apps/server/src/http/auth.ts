@@ -36,7 +36,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function installAuth(
   app: FastifyInstance,
-  deps: { sessions: SessionStore; apiKeys: ApiKeyStore },
+  deps: {
+    sessions: SessionStore;
+    apiKeys: ApiKeyStore;
+    /** Counts the person active in every contract that added them and still lists them invited. */
+    markMembershipsActive: (userId: number) => Promise<void>;
+  },
 ): void {
   app.decorateRequest('principal', null);
 
@@ -65,6 +70,16 @@ export function installAuth(
         sessionExpiresAt: session.expiresAt,
       };
     }
+  });
+
+  // A person already signed in when another contract adds them is active there from their next
+  // call, not only from their next sign-in: their session may outlive the invitation by days.
+  // Only the person's own use moves it, so the contract learns nothing an invitation would not.
+  app.addHook('preHandler', async (request) => {
+    const principal = request.principal;
+    if (!principal?.memberships.some((m) => !m.active)) return;
+    await deps.markMembershipsActive(principal.user.id);
+    for (const m of principal.memberships) m.active = true;
   });
 
   app.addHook('onSend', async (request, reply: FastifyReply) => {

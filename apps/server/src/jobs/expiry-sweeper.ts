@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { limits } from '@filerunner/protocol';
+import { formatDateTime, limits } from '@filerunner/protocol';
 import type { Config } from '../config';
 import { queryRows, type Database } from '../db/client';
 import { packages } from '../db/schema';
@@ -55,7 +55,7 @@ export class ExpirySweeper {
         await notifyContractWatchers(tx, this.config, row.contract, 'expiring', {
           name: row.pkg.name,
           senderName: senderName(row.sender),
-          detail: `It expires at ${row.pkg.expiresAt.toISOString()}.`,
+          detail: (zone) => `It expires at ${formatDateTime(row.pkg.expiresAt, zone)} (${zone}).`,
         });
       }
       return due.length;

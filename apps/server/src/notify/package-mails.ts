@@ -1,4 +1,4 @@
-import { formatSize } from '@filerunner/protocol';
+import { formatDateTime, formatSize } from '@filerunner/protocol';
 import type { OutboxMail } from '../db/schema';
 
 interface ReceivedPackage {
@@ -15,7 +15,8 @@ interface ReceivedPackage {
  * mail only (the database keeps its hash).
  */
 export function packageReceivedMail(input: {
-  to: { email: string; firstName: string };
+  /** `timeZone`: the zone the person chose, '' for none (the mail then says UTC). */
+  to: { email: string; firstName: string; timeZone: string };
   link: string;
   senderName: string;
   contractName: string;
@@ -23,6 +24,8 @@ export function packageReceivedMail(input: {
   pinRequired: boolean;
 }): OutboxMail {
   const { to, pkg } = input;
+  // A mail has no browser to ask: the date is in the person's own zone, named, else in UTC.
+  const zone = to.timeZone || 'UTC';
   return {
     to: to.email,
     subject: `${input.senderName} sent you "${pkg.name}"`,
@@ -34,7 +37,7 @@ export function packageReceivedMail(input: {
       `${input.senderName} (${input.contractName}) sent you the package "${pkg.name}": ${pkg.numFiles} file(s), ${formatSize(pkg.bytes)}.`,
       ...(pkg.message ? ['', pkg.message] : []),
       '',
-      `Open the link above to download it. It is available until ${pkg.expiresAt.toUTCString()}.`,
+      `Open the link above to download it. It is available until ${formatDateTime(pkg.expiresAt, zone)} (${zone}).`,
       ...(input.pinRequired
         ? ['To open it you will be asked for a PIN, sent by text message to your mobile.']
         : []),

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { UserRow, UserWithAvatarRow } from '../../db/rows';
 import { userTokens, users } from '../../db/schema';
@@ -19,6 +19,27 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
     .from(users)
     .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
   return row;
+}
+
+/** The time zones chosen by the accounts of these addresses (lower-cased), where one is chosen. */
+export async function timeZonesByEmail(
+  db: Database,
+  emails: readonly string[],
+): Promise<Map<string, string>> {
+  if (emails.length === 0) return new Map();
+  const rows = await db
+    .select({ email: sql<string>`lower(${users.email})`, timeZone: users.timezone })
+    .from(users)
+    .where(
+      and(
+        inArray(
+          sql`lower(${users.email})`,
+          emails.map((e) => e.trim().toLowerCase()),
+        ),
+        ne(users.timezone, ''),
+      ),
+    );
+  return new Map(rows.map((r) => [r.email, r.timeZone]));
 }
 
 export async function findUserById(db: Database, id: number): Promise<UserRow | undefined> {

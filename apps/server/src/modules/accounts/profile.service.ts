@@ -1,4 +1,10 @@
-import { limits, messages, normalizeMobile, type FieldErrors } from '@filerunner/protocol';
+import {
+  isTimeZone,
+  limits,
+  messages,
+  normalizeMobile,
+  type FieldErrors,
+} from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import { ApiError } from '../../http/errors';
 import { updateUser } from './accounts.repository';
@@ -16,15 +22,6 @@ export interface ProfileChanges {
   mobile?: string | undefined;
   timezone?: string | undefined;
   clear_avatar?: string | undefined;
-}
-
-function knownTimezone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** PNG and JPEG are told apart by their first bytes, not by what the browser claims. */
@@ -45,7 +42,7 @@ export async function updateProfile(
   const errors: FieldErrors = {};
   const mobile = changes.mobile ? normalizeMobile(changes.mobile) : null;
   if (changes.mobile && !mobile) errors.mobile = [messages.profile.invalidMobile];
-  if (changes.timezone && !knownTimezone(changes.timezone)) errors.timezone = ['Unknown timezone.'];
+  if (changes.timezone && !isTimeZone(changes.timezone)) errors.timezone = ['Unknown timezone.'];
   let avatarType: 'image/png' | 'image/jpeg' | null = null;
   let avatarImage: Buffer | null = null;
   if (avatar) {
@@ -65,7 +62,8 @@ export async function updateProfile(
     firstName: changes.first_name,
     lastName: changes.last_name,
     mobile,
-    timezone: changes.timezone || user.timezone,
+    // An empty zone is no choice: dates then show in the browser's zone, and mails in UTC.
+    timezone: changes.timezone ?? user.timezone,
   };
   if (avatarImage && avatarType) {
     Object.assign(update, {

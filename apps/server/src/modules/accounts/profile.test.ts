@@ -42,6 +42,29 @@ const png = () =>
     .toBuffer();
 
 describe('POST /user/ (profile)', () => {
+  it('starts with no time zone, takes one, keeps it when none is sent and drops it when empty', async () => {
+    const user = await createUser(server);
+    const headers = await login(server, user.email);
+    const zoneOf = async () =>
+      (await server.app.inject({ method: 'GET', url: '/api/user/', headers })).json().timezone;
+    // None chosen: the web app shows dates in the browser's zone, mails say UTC.
+    expect(await zoneOf()).toBe('');
+    const names = { first_name: 'Ann', last_name: 'Zone' };
+    const set = await updateProfile(
+      headers,
+      profileForm({ ...names, timezone: 'America/New_York' }),
+    );
+    expect(set.statusCode).toBe(200);
+    expect(await zoneOf()).toBe('America/New_York');
+    await updateProfile(headers, profileForm(names));
+    expect(await zoneOf()).toBe('America/New_York');
+    await updateProfile(headers, profileForm({ ...names, timezone: '' }));
+    expect(await zoneOf()).toBe('');
+    const bad = await updateProfile(headers, profileForm({ ...names, timezone: 'Mars/Olympus' }));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ timezone: ['Unknown timezone.'] });
+  });
+
   it('updates names, mobile (adding the +), timezone and avatar', async () => {
     const user = await createUser(server);
     const headers = await login(server, user.email);

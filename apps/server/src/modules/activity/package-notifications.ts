@@ -2,6 +2,7 @@ import type { ContractRow } from '../../db/rows';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { enqueueMail } from '../../jobs/outbox-sender';
+import { timeZonesByEmail } from '../accounts/accounts.repository';
 
 export type PackageEvent = 'sent' | 'downloaded' | 'expiring';
 
@@ -21,10 +22,27 @@ export async function notifyContractWatchers(
   config: Config,
   contract: Pick<ContractRow, 'name' | 'settings'>,
   event: PackageEvent,
-  pkg: { name: string; senderName: string; detail?: string },
+  pkg: {
+    name: string;
+    senderName: string;
+    /** A line about the event; given a time zone when it tells a date . */
+    detail?: string | ((timeZone: string) => string);
+  },
 ): Promise<number> {
   const watchers = contract.settings.notifications.filter((n) => n.enabled);
+  // A date is told in the zone the address's account chose, else in UTC; either way it is named.
+  const zones =
+    typeof pkg.detail === 'function'
+      ? await timeZonesByEmail(
+          db,
+          watchers.map((w) => w.email),
+        )
+      : new Map<string, string>();
   for (const watcher of watchers) {
+    const detail =
+      typeof pkg.detail === 'function'
+        ? pkg.detail(zones.get(watcher.email.trim().toLowerCase()) || 'UTC')
+        : pkg.detail;
     await enqueueMail(db, {
       to: watcher.email,
       subject: SUBJECTS[event](pkg.name),
@@ -34,7 +52,7 @@ export async function notifyContractWatchers(
         `Hello ${watcher.name},`,
         '',
         `In ${contract.name}, the package "${pkg.name}" sent by ${pkg.senderName} ${event === 'expiring' ? 'is about to expire' : `was ${event}`}.`,
-        ...(pkg.detail ? ['', pkg.detail] : []),
+        ...(detail ? ['', detail] : []),
         '',
         'You receive this because you are on the notification list of this contract.',
       ].join('\n'),

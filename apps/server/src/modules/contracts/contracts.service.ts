@@ -4,8 +4,8 @@ import type { AppContext } from '../../context';
 import type { ContractRow } from '../../db/rows';
 import { accountActivatedAt, findUserByEmail } from '../accounts/accounts.repository';
 import { inviteUser } from '../accounts/accounts.service';
-import { joinContract } from '../memberships/member-view';
 import { storedBytesOfContract } from '../packages/packages.repository';
+import { addedToContractMail } from '../../notify/account-mails';
 import {
   insertContract,
   insertMembershipOnce,
@@ -26,9 +26,14 @@ async function freeSlug(ctx: AppContext, name: string): Promise<string> {
 /** The operator's limits on a contract's storage, in bytes; null or left out is unlimited. */
 export type ContractQuotas = Partial<Pick<ContractRow, 'storageQuota' | 'maxPackageSize'>>;
 
+/** How the admin of a new contract was told: an activation link, or a notice to log in. */
+export type AdminTold = 'activation' | 'added';
+
 /**
- * Creates a contract with its admin, who gets an activation mail (or, when the account already
- * exists and is active, just the membership). The admin belongs to the master group.
+ * Creates a contract with its admin, who belongs to the master group. A new address (or an
+ * account not activated yet) gets an activation mail; an account already in use gets a mail
+ * saying it was added, keeps its own name in the contract and is active there at once: the
+ * operator made the contract for this very person.
  */
 export async function createContract(
   ctx: AppContext,
@@ -39,25 +44,37 @@ export async function createContract(
     adminLastName?: string;
     quotas?: ContractQuotas;
   },
-): Promise<ContractRow> {
-  const slug = await freeSlug(ctx, input.name);
-  const contract = await insertContract(ctx.db, { name: input.name, slug, ...input.quotas });
-  const existing = await findUserByEmail(ctx.db, input.adminEmail);
-  const admin = await inviteUser(ctx, {
-    email: input.adminEmail,
-    firstName: input.adminFirstName,
-    lastName: input.adminLastName,
-    contractName: input.name,
+): Promise<{ contract: ContractRow; told: AdminTold }> {
+  return ctx.db.transaction(async (tx) => {
+    const txCtx = { ...ctx, db: tx };
+    const slug = await freeSlug(txCtx, input.name);
+    const contract = await insertContract(tx, { name: input.name, slug, ...input.quotas });
+    const existing = await findUserByEmail(tx, input.adminEmail);
+    const admin = await inviteUser(txCtx, {
+      email: input.adminEmail,
+      firstName: input.adminFirstName,
+      lastName: input.adminLastName,
+      contractName: input.name,
+    });
+    const inUse = Boolean(existing?.activatedAt);
+    if (inUse) {
+      await ctx.mailbox.queue(
+        tx,
+        addedToContractMail(admin, contract.name, `${ctx.config.publicUrl}/login`),
+      );
+    }
+    await insertMembershipOnce(tx, {
+      contractId: contract.id,
+      userId: admin.id,
+      admin: true,
+      send: true,
+      masterGroup: true,
+      // A name another contract gave an account not activated yet is not the person's own.
+      seesProfile: !existing || inUse,
+      activeSince: inUse ? new Date() : null,
+    });
+    return { contract, told: inUse ? 'added' : 'activation' };
   });
-  await joinContract(ctx.db, {
-    contractId: contract.id,
-    userId: admin.id,
-    newAccount: !existing,
-    admin: true,
-    send: true,
-    masterGroup: true,
-  });
-  return contract;
 }
 
 /**

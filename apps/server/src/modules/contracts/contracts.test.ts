@@ -55,7 +55,10 @@ describe('demo data', () => {
 describe('GET /contracts/', () => {
   it('lists only enabled contracts of the caller, and needs a login', async () => {
     const email = uniqueEmail('owner');
-    const contract = await createContract(server.ctx, { name: 'Zeta Works', adminEmail: email });
+    const { contract } = await createContract(server.ctx, {
+      name: 'Zeta Works',
+      adminEmail: email,
+    });
     const other = await createUser(server);
     const headers = await login(server, other.email);
     expect(

@@ -82,6 +82,28 @@ describe('adding users', () => {
     expect(again.json()).toEqual({ email: [adminMessages.userExists] });
   });
 
+  it('counts a person already signed in active in a second contract once they use it', async () => {
+    // Active in another contract, with a session from before this contract added them.
+    const person = await createUser(server, { contract: true, send: true });
+    const session = await login(server, person.email);
+    const added = await api('POST', 'users/', {
+      first_name: 'Sam',
+      last_name: 'Second',
+      email: person.email,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const status = async () =>
+      ((await api('GET', 'permissions/')).json() as Array<{ id: number; activated: boolean }>).find(
+        (u) => u.id === person.id,
+      )?.activated;
+    // Invited until the person does something, as a new address would be...
+    expect(await status()).toBe(false);
+    // ...then active from the next page they open, without signing in again.
+    const user = await server.app.inject({ method: 'GET', url: '/api/user/', headers: session });
+    expect(user.statusCode).toBe(200);
+    expect(await status()).toBe(true);
+  });
+
   it('reports each bad field', async () => {
     const response = await api('POST', 'users/', {
       first_name: '',

@@ -1,8 +1,15 @@
-import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { FileRow, GrantRow, PackageRow, RecipientRow } from '../../db/rows';
 import { queryRows } from '../../db/client';
-import { downloads, packageFiles, packageRecipients, packages, users } from '../../db/schema';
+import {
+  downloadGrants,
+  downloads,
+  packageFiles,
+  packageRecipients,
+  packages,
+  users,
+} from '../../db/schema';
 import { userColumns } from '../accounts/accounts.repository';
 import { packageWithContract } from '../packages/packages.repository';
 
@@ -41,7 +48,7 @@ export async function insertGrant(
     'tokenHash' | 'packageId' | 'recipientId' | 'fileId' | 'size' | 'ip' | 'expiresAt'
   >,
 ): Promise<void> {
-  await db.insert(downloads).values(grant);
+  await db.insert(downloadGrants).values(grant);
 }
 
 /** A grant by its token's hash, with the package and recipient as they are now. */
@@ -50,11 +57,11 @@ export async function findGrant(
   tokenHash: string,
 ): Promise<{ grant: GrantRow; pkg: PackageRow; recipient: RecipientRow } | null> {
   const [row] = await db
-    .select({ grant: downloads, pkg: packages, recipient: packageRecipients })
-    .from(downloads)
-    .innerJoin(packages, eq(packages.id, downloads.packageId))
-    .innerJoin(packageRecipients, eq(packageRecipients.id, downloads.recipientId))
-    .where(eq(downloads.tokenHash, tokenHash));
+    .select({ grant: downloadGrants, pkg: packages, recipient: packageRecipients })
+    .from(downloadGrants)
+    .innerJoin(packages, eq(packages.id, downloadGrants.packageId))
+    .innerJoin(packageRecipients, eq(packageRecipients.id, downloadGrants.recipientId))
+    .where(eq(downloadGrants.tokenHash, tokenHash));
   return row ?? null;
 }
 
@@ -64,35 +71,67 @@ export interface Delivery {
   readonly served: { readonly start: number; readonly end: number } | null;
   readonly bytes: number;
   readonly startedAt: Date;
+  /** Where the response went. */
+  readonly ip: string;
 }
 
 /**
- * Adds a response to its grant's record, and answers whether the grant now covers every byte.
- * PostgreSQL merges the ranges (`+` on a multirange) under the row lock, so chunks that finish
- * at the same moment each see the others' ranges.
+ * Adds a response to the download it belongs to, and answers whether that download now covers
+ * every byte. Responses on one grant are one download while it is unfinished and each brings
+ * bytes it has not delivered yet: the parallel ranged chunks of the download engine, or a
+ * browser resuming a cut-off download. A response once the download is complete, or one that
+ * repeats bytes it already delivered (the same URL fetched again, a range asked twice), starts
+ * a download of its own, with its own bytes and duration. Grouping by the grant rather than by
+ * an id the client sends keeps plain browser downloads and their resumes, which can send no
+ * header of ours, in one record. The grant's row lock makes chunks that finish together agree
+ * on their download, and PostgreSQL merges the ranges (`+` on a multirange).
  */
 export async function recordDelivery(
   tx: Database,
-  grantId: number,
+  grant: { id: number; recipientId: number; size: number },
   delivery: Delivery,
 ): Promise<{ complete: boolean }> {
+  if (delivery.bytes === 0 && !delivery.served) return { complete: false };
   const added = delivery.served
     ? sql`int8multirange(int8range(${delivery.served.start}::bigint, ${delivery.served.end}::bigint))`
     : sql`'{}'::int8multirange`;
-  const [row] = await queryRows<{ complete: boolean }>(
+  await tx
+    .select({ id: downloadGrants.id })
+    .from(downloadGrants)
+    .where(eq(downloadGrants.id, grant.id))
+    .for('update');
+  const [latest] = await queryRows<{ id: number; continues: boolean }>(
     tx,
     sql`
-    update ${downloads} set
-      served_ranges = served_ranges + ${added},
-      bytes_sent = bytes_sent + ${delivery.bytes},
-      first_byte_at = coalesce(first_byte_at, ${delivery.startedAt.toISOString()}::timestamptz),
-      last_byte_at = now(),
-      completed_at = case
-        when completed_at is null and (served_ranges + ${added}) @> int8range(0, size) then now()
-        else completed_at end
-    where id = ${grantId}
-    returning completed_at is not null as complete`,
+    select id, completed_at is null and not (served_ranges && ${added}) as continues
+    from ${downloads} where grant_id = ${grant.id} order by id desc limit 1`,
   );
+  const whole = (ranges: SQL) => sql`${ranges} @> int8range(0, ${grant.size}::bigint)`;
+  const [row] = latest?.continues
+    ? await queryRows<{ complete: boolean }>(
+        tx,
+        sql`
+        update ${downloads} set
+          served_ranges = served_ranges + ${added},
+          bytes_sent = bytes_sent + ${delivery.bytes},
+          last_byte_at = now(),
+          completed_at = case
+            when completed_at is null and ${whole(sql`(served_ranges + ${added})`)} then now()
+            else completed_at end
+        where id = ${latest.id}
+        returning completed_at is not null as complete`,
+      )
+    : await queryRows<{ complete: boolean }>(
+        tx,
+        sql`
+        insert into ${downloads}
+          (grant_id, recipient_id, ip, bytes_sent, served_ranges, first_byte_at, last_byte_at,
+           completed_at)
+        values (${grant.id}, ${grant.recipientId}, ${delivery.ip}, ${delivery.bytes}, ${added},
+          ${delivery.startedAt.toISOString()}::timestamptz, now(),
+          case when ${whole(added)} then now() end)
+        returning completed_at is not null as complete`,
+      );
   return { complete: row?.complete ?? false };
 }
 
@@ -157,7 +196,7 @@ export interface RecipientDownload {
   timestamp: string;
 }
 
-/** The downloads of each recipient that moved any bytes, oldest first; grants never used are left out. */
+/** The downloads of each recipient, oldest first (a grant never used has none). */
 export async function downloadsOfRecipients(
   db: Database,
   recipientIds: readonly number[],
@@ -167,17 +206,11 @@ export async function downloadsOfRecipients(
   const rows = await db
     .select()
     .from(downloads)
-    .where(and(inArray(downloads.recipientId, [...recipientIds]), isNotNull(downloads.firstByteAt)))
+    .where(inArray(downloads.recipientId, [...recipientIds]))
     .orderBy(asc(downloads.firstByteAt), asc(downloads.id));
   for (const row of rows) {
     const list = out.get(row.recipientId) ?? [];
-    list.push(
-      recipientDownload({
-        ...row,
-        firstByteAt: row.firstByteAt!,
-        completed: row.completedAt !== null,
-      }),
-    );
+    list.push(recipientDownload({ ...row, completed: row.completedAt !== null }));
     out.set(row.recipientId, list);
   }
   return out;

@@ -45,6 +45,8 @@ export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppCont
       const range =
         decision.kind === 'partial' ? decision.range : { offset: 0, length: download.size };
       const startedAt = new Date();
+      // Read now: once a client cuts the connection, its socket no longer knows the address.
+      const ip = request.ip;
       const body = request.method === 'HEAD' ? null : await download.body(range);
       reply
         .code(decision.kind === 'partial' ? 206 : 200)
@@ -70,6 +72,7 @@ export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppCont
               served: whole ? { start: range.offset, end: range.offset + range.length } : null,
               bytes: whole ? range.length : body.bytesOut(),
               startedAt,
+              ip,
             });
           })
           .catch((error: unknown) => request.log.error({ err: error }, 'download: not recorded')),

@@ -169,7 +169,11 @@ export async function recordDownload(
   delivery: Delivery,
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const { complete } = await recordDelivery(tx, download.grantId, delivery);
+    const { complete } = await recordDelivery(
+      tx,
+      { id: download.grantId, recipientId: download.recipientId, size: download.size },
+      delivery,
+    );
     const whole =
       complete && (download.wholePackage || (await storedFileCount(tx, download.packageId)) === 1);
     if (!whole) {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   contractFixture,
@@ -84,8 +84,13 @@ const downloadedOf = async (recipientId: number) =>
       .from(packageRecipients)
       .where(eq(packageRecipients.id, recipientId))
   )[0]!.downloaded;
-const grantsOf = (recipientId: number) =>
-  server.ctx.db.select().from(downloads).where(eq(downloads.recipientId, recipientId));
+/** The recipient's downloads, oldest first. */
+const downloadsOf = (recipientId: number) =>
+  server.ctx.db
+    .select()
+    .from(downloads)
+    .where(eq(downloads.recipientId, recipientId))
+    .orderBy(asc(downloads.id));
 const mailsAbout = async (name: string) =>
   (await server.mails()).filter(
     (m) => JSON.stringify(m.to).includes(WATCHER) && m.subject === `Package downloaded: ${name}`,
@@ -129,7 +134,7 @@ describe('the whole package as a tar', () => {
     expect(response.headers.get('content-disposition')).toBe(
       `attachment; filename="Q3_Q4 R_sultats.tar"; filename*=UTF-8''Q3_Q4%20R%C3%A9sultats.tar`,
     );
-    expect((await grantsOf(recipient.row.id))[0]!.bytesSent).toBe(0);
+    expect(await downloadsOf(recipient.row.id)).toEqual([]);
   });
 
   it('serves concurrent ranged chunks that join into the package, recorded complete once', async () => {
@@ -139,7 +144,7 @@ describe('the whole package as a tar', () => {
     expectFiles(extractWithTar(Buffer.concat(parts)), sample.files);
 
     const [record] = await eventually(
-      () => grantsOf(recipient.row.id),
+      () => downloadsOf(recipient.row.id),
       (rows) => rows[0]?.bytesSent === tar.size,
     );
     expect(record!.completedAt).not.toBeNull();
@@ -162,12 +167,62 @@ describe('the whole package as a tar', () => {
     expect(response.status).toBe(200);
     expect(Number(response.headers.get('content-length'))).toBe(tar.size);
     expectFiles(extractWithTar(Buffer.from(await response.arrayBuffer())), sample.files);
-    await eventually(
-      () => grantsOf(recipient.row.id),
-      (rows) => rows[0]?.bytesSent === 2 * tar.size,
+    // The same URL fetched again is a download of its own, not more bytes of the first.
+    const rows = await eventually(
+      () => downloadsOf(recipient.row.id),
+      (rows) => rows.length === 2,
     );
+    expect(rows.map((r) => [r.bytesSent, r.completedAt !== null])).toEqual([
+      [tar.size, true],
+      [tar.size, true],
+    ]);
     await server.outbox.drain();
     expect(await mailsAbout(NAME)).toHaveLength(1);
+  });
+
+  it('lists a later ranged request as its own download, with its own bytes and duration', async () => {
+    const other = await recipientOf(await createUser(server));
+    const url = (await grant(other.headers, sample.pkg.slug)).download_url;
+    const whole = await fetch(local(url));
+    expect(Buffer.from(await whole.arrayBuffer()).length).toBe(tar.size);
+    await eventually(
+      () => downloadsOf(other.row.id),
+      (rows) => rows[0]?.completedAt != null,
+    );
+    // Some time later, one range of the same URL (a download manager checking a part, say).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await fetchRange(url, 1000, 1000 + 4096)).length).toBe(4096);
+    await eventually(
+      () => downloadsOf(other.row.id),
+      (rows) => rows.length === 2,
+    );
+    const history = (await downloadsOfRecipients(server.ctx.db, [other.row.id])).get(other.row.id)!;
+    expect(history).toEqual([
+      expect.objectContaining({ bytes: tar.size, is_partial: false }),
+      expect.objectContaining({ bytes: 4096, is_partial: true }),
+    ]);
+    // Neither spans the other: the first ended before the range was asked for.
+    expect(history[0]!.duration).toBeLessThan(1);
+    expect(history[1]!.duration).toBeLessThan(1);
+    expect(Date.parse(history[1]!.min_ts)).toBeGreaterThanOrEqual(
+      Date.parse(history[0]!.timestamp) + 1000,
+    );
+    // The recipient stays complete: the first download delivered every byte.
+    expect(await downloadedOf(other.row.id)).toBe('complete');
+  });
+
+  it('keeps a cut-off download and its resume as one download', async () => {
+    const other = await recipientOf(await createUser(server));
+    const url = (await grant(other.headers, sample.pkg.slug)).download_url;
+    const half = Math.floor(tar.size / 2);
+    const first = await fetchRange(url, 0, half);
+    const rest = await fetchRange(url, half, tar.size);
+    expectFiles(extractWithTar(Buffer.concat([first, rest])), sample.files);
+    const rows = await eventually(
+      () => downloadsOf(other.row.id),
+      (rows) => rows[0]?.completedAt != null,
+    );
+    expect(rows.map((r) => r.bytesSent)).toEqual([tar.size]);
   });
 
   it('answers a range past the end with 416 and the size', async () => {
@@ -185,7 +240,7 @@ describe('the whole package as a tar', () => {
     await Promise.all(ranges.map(([start, end]) => fetchRange(half.download_url, start, end)));
     const sent = ranges.reduce((sum, [start, end]) => sum + end - start, 0);
     const [record] = await eventually(
-      () => grantsOf(other.row.id),
+      () => downloadsOf(other.row.id),
       (rows) => rows[0]?.bytesSent === sent,
     );
     expect(record!.completedAt).toBeNull();

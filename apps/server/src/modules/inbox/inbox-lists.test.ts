@@ -9,7 +9,7 @@ import {
   type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { downloads, packages } from '../../db/schema';
+import { downloadGrants, downloads, packages } from '../../db/schema';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
 
 let server: TestServer;
@@ -26,13 +26,21 @@ async function downloaded(
   agoSeconds: number,
   completed: boolean,
 ) {
+  const [grant] = await server.ctx.db
+    .insert(downloadGrants)
+    .values({
+      tokenHash: randomBytes(16).toString('hex'),
+      packageId: pkg.id,
+      recipientId,
+      size: 5000,
+      ip: '203.0.113.7',
+      expiresAt: new Date(Date.now() + 3_600_000),
+    })
+    .returning();
   await server.ctx.db.insert(downloads).values({
-    tokenHash: randomBytes(16).toString('hex'),
-    packageId: pkg.id,
+    grantId: grant!.id,
     recipientId,
-    size: 5000,
     ip: '203.0.113.7',
-    expiresAt: new Date(Date.now() + 3_600_000),
     bytesSent,
     // now() keeps its microseconds: the lists must show the same milliseconds as the pages.
     firstByteAt: sql`now() - make_interval(secs => ${agoSeconds})`,

@@ -85,8 +85,7 @@ const downloadColumns = mapped(
     bytesSent: column(d.bytesSent),
     completed: value(sql<boolean>`${d.completedAt} is not null`),
   },
-  // Only downloads that moved bytes are listed, so each has its first byte's time.
-  (download) => recipientDownload({ ...download, firstByteAt: download.firstByteAt! }),
+  (download) => recipientDownload(download),
 );
 
 /** What the views read of a recipient row. */
@@ -115,7 +114,7 @@ export const sentRecipientColumns = {
   lastName: mapped(value<string | null>(memberLastName), (name) => name ?? ''),
   verified: value(sql<boolean>`coalesce(${memberActive}, false)`),
   downloads: listOf(downloadColumns, {
-    from: sql`from ${downloads} d where ${d.recipientId} = ${r.id} and ${d.firstByteAt} is not null`,
+    from: sql`from ${downloads} d where ${d.recipientId} = ${r.id}`,
     orderBy: sql`${d.firstByteAt}, ${d.id}`,
   }),
 };

@@ -51,7 +51,7 @@ export const membershipIn = (contractId: number | PgColumn, userId: PgColumn = u
 /**
  * Puts an account into a contract. `newAccount` says whether the account was created for this
  * very membership: only then does the contract follow the person's own name and mobile. The
- * person is invited until they next sign in, even when the account is active elsewhere.
+ * person is invited until they next use FileRunner, even when the account is active elsewhere.
  */
 export async function joinContract(
   db: Database,

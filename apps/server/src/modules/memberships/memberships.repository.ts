@@ -56,6 +56,8 @@ export interface CallerMembership {
   send: boolean;
   enabled: boolean;
   master_group: boolean;
+  /** Whether the person has used FileRunner since this contract added them. */
+  active: boolean;
   /** The names of the user's groups in the contract. */
   groups: string[];
   storage_app_groups: Array<{ id: number; name: string }>;
@@ -81,6 +83,7 @@ export function callerMembershipsOf(userId: SQLWrapper): SQL<CallerMembership[]>
       ),
       'admin', ${memberships.admin}, 'send', ${memberships.send},
       'enabled', ${memberships.enabled}, 'master_group', ${memberships.masterGroup},
+      'active', ${memberships.activeSince} is not null,
       'groups', coalesce((
         select json_agg(${groups.name} order by ${groups.name})
         from ${groupMembers} join ${groups} on ${groups.id} = ${groupMembers.groupId}

@@ -18,7 +18,7 @@ export async function keyAndMailRecipient(
   tx: Database,
   input: {
     recipient: Pick<RecipientRow, 'id' | 'email' | 'pinRequired'>;
-    user: Pick<UserRow, 'firstName' | 'activatedAt'> | null;
+    user: Pick<UserRow, 'firstName' | 'activatedAt' | 'timezone'> | null;
     pkg: PackageRow;
     senderName: string;
     contractName: string;
@@ -38,7 +38,11 @@ export async function keyAndMailRecipient(
   await ctx.mailbox.queue(
     tx,
     packageReceivedMail({
-      to: { email: recipient.email, firstName: user?.firstName ?? '' },
+      to: {
+        email: recipient.email,
+        firstName: user?.firstName ?? '',
+        timeZone: user?.timezone ?? '',
+      },
       link,
       senderName: input.senderName,
       contractName: input.contractName,

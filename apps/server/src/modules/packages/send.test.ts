@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { sendMessages } from '@filerunner/protocol';
+import { formatDateTime, sendMessages } from '@filerunner/protocol';
 import {
   createUser,
   describeOnSwift,
@@ -17,7 +17,7 @@ import {
   TestUploader,
   type TestFile,
 } from '../../../test/uploader';
-import { defaultContractSettings, packageRecipients } from '../../db/schema';
+import { defaultContractSettings, packageRecipients, users } from '../../db/schema';
 import { addMember } from '../contracts/contracts.service';
 import { insertGroup } from '../contracts/groups.repository';
 
@@ -64,6 +64,38 @@ describeOnSwift('sending a package to OpenStack Swift (SWIFT_AUTH_URL)', (startS
 describe('sending a package', () => {
   it('uploads small files, a slab and a large file, then tells recipients and the watch list', () =>
     sendsEveryKindOfFile(server, fx, sender));
+
+  it('mails each recipient the end in their own time zone, named (UTC without one)', async () => {
+    await server.ctx.db
+      .update(users)
+      .set({ timezone: 'America/New_York' })
+      .where(eq(users.id, fx.receiver.user.id));
+    const validTo = new Date(Math.floor((Date.now() + 48 * hour) / 60_000) * 60_000);
+    const files = [{ path: 'zone.txt', bytes: fileBytes(10, 3) }];
+    const { record } = await sender.send(files, {
+      create: {
+        contract: fx.contract.slug,
+        name: 'Zoned',
+        recipients: [{ id: fx.receiver.user.id }, { email: 'zone.partner@example.com' }],
+        valid_from: new Date().toISOString(),
+        valid_to: validTo.toISOString(),
+        ...intended(files),
+      },
+    });
+    expect(record.status).toBe('COMPLETED');
+    const received = (to: string) =>
+      server.waitForMail(
+        (m) => JSON.stringify(m.to).includes(to) && /"Zoned"/.test(m.subject ?? ''),
+      );
+    const newYork = formatDateTime(validTo, 'America/New_York');
+    expect(newYork).not.toBe(formatDateTime(validTo, 'UTC'));
+    expect((await received(fx.receiver.user.email)).text).toContain(
+      `It is available until ${newYork} (America/New_York).`,
+    );
+    expect((await received('zone.partner@example.com')).text).toContain(
+      `It is available until ${formatDateTime(validTo, 'UTC')} (UTC).`,
+    );
+  });
 
   it('refuses to finalise with missing files, and force-completes with the ones that arrived', async () => {
     const files = [
@@ -186,6 +218,21 @@ describe('what a send is checked against', () => {
       valid_to: [sendMessages.periodTooLong],
     });
     expect((await attempt({ ...base(), ...at(hour, 15 * day) })).status).toBe(201);
+  });
+
+  it('refuses a start weeks ahead: the package would outlast its 15 days of storage', async () => {
+    const day = 24 * hour;
+    const at = (from: number, to: number) => ({
+      valid_from: new Date(Date.now() + from).toISOString(),
+      valid_to: new Date(Date.now() + to).toISOString(),
+    });
+    const weeksAhead = await attempt({ ...base(), ...at(23 * day, 25 * day) });
+    expect(weeksAhead.status).toBe(400);
+    expect(weeksAhead.body).toEqual({ valid_from: [sendMessages.periodPastStorage] });
+    expect((await attempt({ ...base(), ...at(10 * day, 16 * day) })).body).toEqual({
+      valid_to: [sendMessages.periodPastStorage],
+    });
+    expect((await attempt({ ...base(), ...at(10 * day, 15 * day - hour) })).status).toBe(201);
   });
 
   it('allows only the senders of the contract', async () => {

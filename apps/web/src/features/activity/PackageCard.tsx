@@ -7,7 +7,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ActivityPackage } from '@filerunner/protocol';
 import { formatSize } from '@filerunner/protocol';
-import { formatDateTime, formatExpiry } from '../packages/package-format';
+import { useDateTimeFormat } from '../../app/time-zone';
+import { formatExpiry } from '../packages/package-format';
 
 const downloadLabel = {
   none: { label: 'Not downloaded', color: 'default' },
@@ -17,6 +18,7 @@ const downloadLabel = {
 
 /** One package of the activity: who sent it when, its size, and each recipient's downloads. */
 export function PackageCard({ pkg }: { pkg: ActivityPackage }) {
+  const formatDateTime = useDateTimeFormat();
   return (
     <Paper
       variant="outlined"

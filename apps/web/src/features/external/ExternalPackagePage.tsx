@@ -16,7 +16,8 @@ import { MessagePage } from '../../components/MessagePage';
 import { Splash } from '../../components/Splash';
 import { useToast } from '../../components/toast-context';
 import { ExpiryChips } from '../packages/ExpiryChips';
-import { formatDateTime, formatExpiry } from '../packages/package-format';
+import { useDateTimeFormat } from '../../app/time-zone';
+import { formatExpiry } from '../packages/package-format';
 import { LazyPinDialog } from '../pin/LazyPinDialog';
 import { ExternalFileList } from './ExternalFileList';
 import { useExternalPackageQuery } from './external-api';
@@ -149,6 +150,7 @@ function ExternalPackageView(props: {
 }
 
 function PackageSummary({ pkg }: { pkg: ExternalPackage }) {
+  const formatDateTime = useDateTimeFormat();
   const expires = isoOf(pkg.expires_date);
   return (
     <Stack spacing={2}>

@@ -5,7 +5,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ExpiryChips } from './ExpiryChips';
-import { formatDateTime } from './package-format';
+import { useDateTimeFormat } from '../../app/time-zone';
 
 export interface PackageRowProps {
   to: string;
@@ -23,6 +23,7 @@ export interface PackageRowProps {
 
 /** One package of the Inbox or Sent list; expired packages are dimmed. */
 export function PackageRow(props: PackageRowProps) {
+  const formatDateTime = useDateTimeFormat();
   // The link sits in a list item: a list holds only items, for the screen readers that count them.
   return (
     <ListItem disablePadding>

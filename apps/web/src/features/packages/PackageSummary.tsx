@@ -3,7 +3,8 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ExpiryChips } from './ExpiryChips';
-import { formatDateTime, formatExpiry } from './package-format';
+import { useDateTimeFormat } from '../../app/time-zone';
+import { formatExpiry } from './package-format';
 import { formatSize } from '@filerunner/protocol';
 
 export interface SummaryPackage {
@@ -21,6 +22,7 @@ export interface SummaryPackage {
 
 /** The top of a package's detail: name, chips, who sent it, its access period and message. */
 export function PackageSummary({ pkg, actions }: { pkg: SummaryPackage; actions?: ReactNode }) {
+  const formatDateTime = useDateTimeFormat();
   return (
     <Box>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>

@@ -12,15 +12,15 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { messages, type ApiKey, type CreatedApiKey } from '@filerunner/protocol';
+import { useDateTimeFormat } from '../../app/time-zone';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToast } from '../../components/toast-context';
 import { useListApiKeysQuery, useRevokeApiKeyMutation } from '../api-keys/api-keys-api';
 import { CreateApiKeyDialog, NewApiKeyDialog } from './ApiKeyDialogs';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 /** The user's API keys: create (the key is shown once), list, revoke. */
 export function ApiKeysTab() {
+  const formatDateTime = useDateTimeFormat();
   const toast = useToast();
   const { data: keys = [], isLoading, isError, isSuccess } = useListApiKeysQuery();
   const [revokeApiKey] = useRevokeApiKeyMutation();
@@ -67,7 +67,7 @@ export function ApiKeysTab() {
               {keys.map((key) => (
                 <TableRow key={key.uuid} data-testid="api-key-row">
                   <TableCell>{key.name}</TableCell>
-                  <TableCell>{dateFormat.format(new Date(key.created_timestamp))}</TableCell>
+                  <TableCell>{formatDateTime(key.created_timestamp)}</TableCell>
                   <TableCell>
                     <Chip
                       size="small"

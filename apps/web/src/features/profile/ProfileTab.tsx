@@ -7,7 +7,13 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { messages, withLeadingPlus, type FormBody, type User } from '@filerunner/protocol';
+import {
+  localTimeZone,
+  messages,
+  withLeadingPlus,
+  type FormBody,
+  type User,
+} from '@filerunner/protocol';
 import { asApiError } from '../../app/api-client';
 import { useAppSelector } from '../../app/hooks';
 import { PhoneField } from '../../components/PhoneField';
@@ -36,7 +42,7 @@ function ProfileForm({ user }: { user: User }) {
   const zones = useMemo(() => {
     const options = timezoneOptions();
     const current = timezoneForPicker(user.timezone);
-    return options.includes(current) ? options : [current, ...options];
+    return !current || options.includes(current) ? options : [current, ...options];
   }, [user.timezone]);
   const [firstName, setFirstName] = useState(user.first_name);
   const [lastName, setLastName] = useState(user.last_name);
@@ -184,18 +190,21 @@ function ProfileForm({ user }: { user: User }) {
       />
       <Autocomplete
         options={zones}
-        value={timezone}
-        onChange={(_event, zone) => {
-          if (zone) setTimezone(zone);
-        }}
-        disableClearable
+        value={timezone || null}
+        // Cleared, no zone is chosen: dates follow the browser's zone.
+        onChange={(_event, zone) => setTimezone(zone ?? '')}
         renderInput={(params) => (
           <TextField
             {...params}
             label="Timezone"
             name="timezone"
             error={Boolean(errors.timezone)}
-            helperText={errors.timezone}
+            helperText={
+              errors.timezone ??
+              (timezone
+                ? 'Dates are shown in this time zone.'
+                : `None chosen: dates are shown in your browser's time zone (${localTimeZone()}).`)
+            }
           />
         )}
       />

@@ -18,7 +18,7 @@ import type { SentPackage, SentRecipient } from '@filerunner/protocol';
 import { formatSize } from '@filerunner/protocol';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToast } from '../../components/toast-context';
-import { formatDateTime } from '../packages/package-format';
+import { useDateTimeFormat } from '../../app/time-zone';
 import { recipientMessages } from '../packages/package-screen';
 import { UpdateMobileDialog } from './UpdateMobileDialog';
 import { useRemoveRecipientMutation } from './sent-api';
@@ -91,6 +91,7 @@ function RecipientRow(props: {
   const r = props.recipient;
   const [history, setHistory] = useState(false);
   const status = downloadStatusLabel[r.downloaded];
+  const formatDateTime = useDateTimeFormat();
   return (
     <Box
       role="listitem"

@@ -2,6 +2,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { accessPeriodLatestEnd } from '@filerunner/protocol';
+import { useTimeZone } from '../../app/time-zone';
 import {
   combine,
   dateValue,
@@ -26,11 +28,14 @@ function DateAndTime(props: {
   value: Date;
   range: { min: string; max: string };
   earliest: Date;
+  latest: Date;
+  timeZone: string;
   disabled?: boolean;
   onChange: (value: Date) => void;
 }) {
-  const date = dateValue(props.value);
-  const time = timeValue(props.value);
+  const { timeZone } = props;
+  const date = dateValue(props.value, timeZone);
+  const time = timeValue(props.value, timeZone);
   return (
     <Stack direction="row" spacing={1} sx={{ flex: 1 }}>
       <TextField
@@ -39,7 +44,7 @@ function DateAndTime(props: {
         value={date}
         disabled={props.disabled}
         slotProps={{ inputLabel: { shrink: true }, htmlInput: props.range }}
-        onChange={(e) => e.target.value && props.onChange(combine(e.target.value, time))}
+        onChange={(e) => e.target.value && props.onChange(combine(e.target.value, time, timeZone))}
         sx={{ flex: 1 }}
       />
       <TextField
@@ -47,10 +52,10 @@ function DateAndTime(props: {
         label={`${props.label} time`}
         value={time}
         disabled={props.disabled}
-        onChange={(e) => props.onChange(combine(date, e.target.value))}
+        onChange={(e) => props.onChange(combine(date, e.target.value, timeZone))}
         sx={{ width: 140 }}
       >
-        {timeSlots(date, props.earliest).map((slot) => (
+        {timeSlots(date, props.earliest, props.latest, timeZone).map((slot) => (
           <MenuItem key={slot.value} value={slot.value} disabled={slot.disabled}>
             {slot.label}
           </MenuItem>
@@ -62,10 +67,13 @@ function DateAndTime(props: {
 
 /**
  * When recipients may download: start and end, each a date and a time every 30 minutes. On
- * today's date the start cannot be in a past slot and the end not before now.
+ * today's date the start cannot be in a past slot and the end not before now; neither may be
+ * past the storage limit, 15 days from now.
  */
 export function AccessPeriodFields(props: AccessPeriodFieldsProps) {
   const { validFrom, validTo, now } = props;
+  const latest = accessPeriodLatestEnd(now);
+  const timeZone = useTimeZone();
   return (
     <Stack spacing={1}>
       <Typography variant="subtitle2">Access period</Typography>
@@ -73,16 +81,20 @@ export function AccessPeriodFields(props: AccessPeriodFieldsProps) {
         <DateAndTime
           label="Start"
           value={validFrom}
-          range={startDateRange(now)}
-          earliest={slotStart(now)}
+          range={startDateRange(now, timeZone)}
+          earliest={slotStart(now, timeZone)}
+          latest={latest}
+          timeZone={timeZone}
           disabled={props.disabled}
           onChange={(next) => props.onChange({ validFrom: next, validTo })}
         />
         <DateAndTime
           label="End"
           value={validTo}
-          range={endDateRange(validFrom)}
+          range={endDateRange(validFrom, now, timeZone)}
           earliest={validFrom > now ? validFrom : now}
+          latest={latest}
+          timeZone={timeZone}
           disabled={props.disabled}
           onChange={(next) => props.onChange({ validFrom, validTo: next })}
         />

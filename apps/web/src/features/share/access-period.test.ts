@@ -6,6 +6,7 @@ import {
   endDateRange,
   nextSlot,
   slotStart,
+  startDateRange,
   timeSlots,
   timeValue,
 } from './access-period';
@@ -46,6 +47,42 @@ describe('the access period pickers', () => {
   });
 
   it('let the end range from the start’s date to 15 days after it', () => {
-    expect(endDateRange(at(2026, 3, 1, 9, 30))).toEqual({ min: '2026-03-01', max: '2026-03-16' });
+    const now = at(2026, 3, 1, 9, 20);
+    expect(endDateRange(at(2026, 3, 1, 9, 30), now)).toEqual({
+      min: '2026-03-01',
+      max: '2026-03-16',
+    });
+  });
+
+  it('keep start and end within the 15 days a package is stored', () => {
+    const now = at(2026, 3, 1, 9, 20);
+    expect(startDateRange(now)).toEqual({ min: '2026-03-01', max: '2026-03-16' });
+    // A start 10 days ahead may not end 15 days after it: the storage limit comes first.
+    expect(endDateRange(at(2026, 3, 11, 9, 30), now)).toEqual({
+      min: '2026-03-11',
+      max: '2026-03-16',
+    });
+    // On the limit's date, the slots after it (9:20 on Mar 16) are disabled.
+    const slots = timeSlots('2026-03-16', at(2026, 3, 16, 0, 0), at(2026, 3, 16, 9, 20));
+    expect(slots.slice(18, 20).map((s) => [s.value, s.disabled])).toEqual([
+      ['09:00', false],
+      ['09:30', true],
+    ]);
+  });
+
+  it("read and write dates and slots on the clock of the person's zone, not the browser's", () => {
+    const zone = 'America/New_York';
+    const when = new Date('2026-12-22T17:00:00Z');
+    expect(dateValue(when, zone)).toBe('2026-12-22');
+    expect(timeValue(when, zone)).toBe('12:00');
+    expect(combine('2026-12-22', '12:00', zone)).toEqual(when);
+    expect(dateValue(new Date('2026-12-23T02:00:00Z'), zone)).toBe('2026-12-22');
+    // Kathmandu is 5:45 ahead: slots fall on its half hours, not on UTC's.
+    expect(slotStart(new Date('2026-03-01T04:20:00Z'), 'Asia/Kathmandu')).toEqual(
+      new Date('2026-03-01T04:15:00Z'),
+    );
+    const slots = timeSlots('2026-12-22', combine('2026-12-22', '09:30', zone), undefined, zone);
+    expect(slots.find((s) => s.value === '09:00')!.disabled).toBe(true);
+    expect(slots.find((s) => s.value === '09:30')!.disabled).toBe(false);
   });
 });

@@ -92,6 +92,12 @@ describe('the Share form’s problems', () => {
     expect(messagesOf(tooLong, contractWith(), 1)).toEqual([sendMessages.periodTooLong]);
     const stale = { ...form, validFrom: new Date(now.getTime() - 2 * 3_600_000) };
     expect(messagesOf(stale, contractWith(), 1)).toEqual([sendMessages.periodStartInPast]);
+    const weeksAhead = {
+      ...form,
+      validFrom: new Date(now.getTime() + 23 * 86_400_000),
+      validTo: new Date(now.getTime() + 25 * 86_400_000),
+    };
+    expect(messagesOf(weeksAhead, contractWith(), 1)).toEqual([sendMessages.periodPastStorage]);
   });
 });
 

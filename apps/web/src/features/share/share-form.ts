@@ -39,14 +39,14 @@ export interface ShareForm {
 }
 
 /** The Share form as a new package starts: no one, nothing, and the default access period. */
-export function emptyShareForm(now: Date): ShareForm {
+export function emptyShareForm(now: Date, timeZone?: string): ShareForm {
   return {
     name: '',
     pinVerify: false,
     recipients: [],
     message: '',
     storageGroup: null,
-    ...defaultAccessPeriod(now),
+    ...defaultAccessPeriod(now, timeZone),
   };
 }
 

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useTimeZone } from '../../app/time-zone';
 import { emptyShareForm, type ShareForm } from './share-form';
 
 /** How often "now" moves on for the pickers and the period check. */
@@ -19,7 +20,8 @@ export function useNow(): Date {
  * and storage location); `reset` starts a new package after a send.
  */
 export function useShareForm(contractSlug: string | null) {
-  const [form, setForm] = useState<ShareForm>(() => emptyShareForm(new Date()));
+  const timeZone = useTimeZone();
+  const [form, setForm] = useState<ShareForm>(() => emptyShareForm(new Date(), timeZone));
   const [formContract, setFormContract] = useState(contractSlug);
   if (formContract !== contractSlug) {
     setFormContract(contractSlug);
@@ -29,6 +31,6 @@ export function useShareForm(contractSlug: string | null) {
     (update: Partial<ShareForm>) => setForm((f) => ({ ...f, ...update })),
     [],
   );
-  const reset = useCallback(() => setForm(emptyShareForm(new Date())), []);
+  const reset = useCallback(() => setForm(emptyShareForm(new Date(), timeZone)), [timeZone]);
   return { form, change, reset };
 }
