@@ -1,8 +1,14 @@
 import { ApiError } from '@filerunner/protocol';
 import { systemClock, type Clock } from '../ports';
 import { AbortPolicy, defaultAbortThresholds } from './abort-policy';
-import { actionsOf, type UploadActions, type UploadListener, type UploadRecord } from './events';
-import { runJob, type SendContext } from './job-sender';
+import {
+  actionsOf,
+  type PauseReason,
+  type UploadActions,
+  type UploadListener,
+  type UploadRecord,
+} from './events';
+import { runJob, SessionEnded, type SendContext } from './job-sender';
 import { intendedFilesOf, jobsOf, type Job } from './jobs';
 import { PackageApi, type CreatePackageFields } from './package-api';
 import { UploadTracker } from './progress';
@@ -80,7 +86,7 @@ export class UploadRunner {
       ports.http,
       options.api,
       this.clock,
-      (s) => this.observe(s),
+      (s) => this.observeApi(s),
       this.random,
     );
     this.tracker = new UploadTracker(() => this.clock.now(), {
@@ -147,10 +153,15 @@ export class UploadRunner {
     });
   }
 
-  pause(): boolean {
+  /**
+   * Stops sending until `resume`. Paused for the session, the storage requests under way still
+   * land (storage needs no session, and a request cut off would be sent again); what they
+   * stored is reported after the resume.
+   */
+  pause(reason: PauseReason = 'person'): boolean {
     if (!this.actions.pause) return false;
-    this.tracker.move('PAUSED');
-    this.session?.abort(new Error('paused'));
+    this.tracker.move('PAUSED', this.record.error, reason);
+    this.session?.abort(reason === 'session' ? new SessionEnded() : new Error('paused'));
     return true;
   }
 
@@ -343,6 +354,16 @@ export class UploadRunner {
     return Math.max(1, this.options.workers ?? DEFAULT_UPLOAD_WORKERS);
   }
 
+  /**
+   * The API's answers. A 401 says the session ended (signed out, here or in another tab): no
+   * retry mends it and it is no fault of the upload, so the upload pauses for it, when asked to,
+   * rather than counting it against the upload.
+   */
+  private observeApi(status: number) {
+    if (status === 401 && this.options.pauseWhenSignedOut) this.pause('session');
+    else this.observe(status);
+  }
+
   /** Every answer goes to the abort policy; when it says stop, the session stops. */
   private observe(status: number) {
     this.policy.observe(status);
@@ -365,6 +386,11 @@ export class UploadRunner {
       this.tracker.move(sent.status === 'force_completed' ? 'FORCE_COMPLETED' : 'COMPLETED', null);
     } catch (error) {
       this.options.signal?.throwIfAborted();
+      if (this.options.pauseWhenSignedOut && error instanceof ApiError && error.status === 401) {
+        // Nothing was sent: the finalise is made again once the upload resumes.
+        this.tracker.move('PAUSED', null, 'session');
+        return;
+      }
       const body = error instanceof ApiError ? (error.body as Record<string, unknown>) : null;
       const missing = body?.missing_files;
       this.missingOnFinalise = Array.isArray(missing) ? missing.map(String) : [];
