@@ -4,16 +4,18 @@ import { useOnline } from '../../app/use-online';
 import {
   findInterruptedUploads,
   pauseUploadsForOffline,
+  pauseUploadsForSession,
   pauseUploadsForSignOut,
   resumeUploadsAfterSignIn,
+  resumeUploadsPausedForSession,
   resumeUploadsPausedOffline,
 } from './upload-actions';
 import { hasActiveUploads, selectUploads } from './uploads-slice';
 
 /**
  * What keeps the page's uploads safe, rendering nothing: going offline pauses them and coming
- * back online resumes the ones it paused; the session ending pauses them and the same person
- * signing in again resumes them; signing in lists the uploads an earlier page left unfinished;
+ * back online resumes the ones it paused; the session ending (here, or in another tab while
+ * this page stays) pauses them and the same person signing in again resumes them; signing in lists the uploads an earlier page left unfinished;
  * closing or reloading the tab while a package is not yet sent asks first.
  */
 export function UploadGuards() {
@@ -22,6 +24,7 @@ export function UploadGuards() {
   const uploads = useAppSelector(selectUploads);
   const unsent = useAppSelector(hasActiveUploads);
   const userId = useAppSelector((s) => s.auth.user?.id ?? null);
+  const sessionLost = useAppSelector((s) => s.auth.sessionLost);
 
   // Run on every change of the queue too, so an upload whose turn comes while offline pauses.
   useEffect(() => {
@@ -36,6 +39,10 @@ export function UploadGuards() {
     dispatch(resumeUploadsAfterSignIn());
     dispatch(findInterruptedUploads());
   }, [userId, dispatch]);
+
+  useEffect(() => {
+    dispatch(sessionLost ? pauseUploadsForSession() : resumeUploadsPausedForSession());
+  }, [sessionLost, dispatch]);
 
   useEffect(() => {
     if (!unsent) return;

@@ -133,6 +133,21 @@ export function pauseUploadsForSignOut() {
   };
 }
 
+/** The session ended in another tab while this page stays: its uploads pause, in view. */
+export function pauseUploadsForSession() {
+  return (_dispatch: AppDispatch, _getState: () => RootState, extra: ThunkExtra): void => {
+    extra.uploads.loaded()?.pauseForSession();
+  };
+}
+
+/** The person signed in again elsewhere: the uploads the session paused go on. */
+export function resumeUploadsPausedForSession() {
+  return (_dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra): void => {
+    const owner = getState().auth.user?.id;
+    if (owner !== undefined) extra.uploads.loaded()?.resumeForSession(owner);
+  };
+}
+
 /** Signed in: the uploads the sign-out paused go on, when they are this person's. */
 export function resumeUploadsAfterSignIn() {
   return (dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra): void => {

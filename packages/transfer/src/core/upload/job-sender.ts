@@ -70,7 +70,7 @@ export class SessionEnded extends Error {
   }
 }
 
-const landingSignals = new WeakMap<AbortSignal, AbortSignal>();
+const landings = new WeakMap<AbortSignal, AbortController>();
 
 /**
  * What a storage request under way answers to: the send's own signal, except when the send
@@ -79,7 +79,7 @@ const landingSignals = new WeakMap<AbortSignal, AbortSignal>();
  * send, so its signal gets one listener however many requests there are.
  */
 function landingSignal(signal: AbortSignal): AbortSignal {
-  let landing = landingSignals.get(signal);
+  let landing = landings.get(signal);
   if (!landing) {
     const controller = new AbortController();
     const cut = () => {
@@ -87,10 +87,18 @@ function landingSignal(signal: AbortSignal): AbortSignal {
     };
     if (signal.aborted) cut();
     else signal.addEventListener('abort', cut, { once: true });
-    landing = controller.signal;
-    landingSignals.set(signal, landing);
+    landings.set(signal, (landing = controller));
   }
-  return landing;
+  return landing.signal;
+}
+
+/**
+ * Cuts the storage requests of a send that the session's end left to land: the upload is
+ * resumed, cancelled or killed before they did (a request that never answers must not hold
+ * it up).
+ */
+export function cutLandingRequests(signal: AbortSignal, reason: unknown): void {
+  landings.get(signal)?.abort(reason);
 }
 
 /**

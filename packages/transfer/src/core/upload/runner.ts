@@ -8,7 +8,7 @@ import {
   type UploadListener,
   type UploadRecord,
 } from './events';
-import { runJob, SessionEnded, type SendContext } from './job-sender';
+import { cutLandingRequests, runJob, SessionEnded, type SendContext } from './job-sender';
 import { intendedFilesOf, jobsOf, type Job } from './jobs';
 import { PackageApi, type CreatePackageFields } from './package-api';
 import { UploadTracker } from './progress';
@@ -166,7 +166,9 @@ export class UploadRunner {
   }
 
   resume(): boolean {
-    return this.actions.resume && this.tell('resume');
+    if (!this.actions.resume) return false;
+    this.stopSession(new Error('resumed'));
+    return this.tell('resume');
   }
 
   /** Stops for good and forgets the ledger; the package is never sent. */
@@ -174,7 +176,7 @@ export class UploadRunner {
     if (!this.actions.cancel) return false;
     this.intent = 'cancel';
     this.cancelling.abort();
-    this.session?.abort(new Error('cancelled'));
+    this.stopSession(new Error('cancelled'));
     this.wake?.();
     void this.start();
     return true;
@@ -190,6 +192,13 @@ export class UploadRunner {
     return this.actions.complete && this.tell('complete');
   }
 
+  /** Stops the send under way, if any, with the storage requests a session's end let land. */
+  private stopSession(reason: unknown) {
+    if (!this.session) return;
+    this.session.abort(reason);
+    cutLandingRequests(this.session.signal, reason);
+  }
+
   private tell(intent: Intent): true {
     this.intent = intent;
     this.wake?.();
@@ -198,7 +207,7 @@ export class UploadRunner {
 
   private async run(): Promise<UploadRecord> {
     const kill = this.options.signal;
-    const onKill = () => this.session?.abort(kill?.reason);
+    const onKill = () => this.stopSession(kill?.reason);
     kill?.addEventListener('abort', onKill, { once: true });
     try {
       await this.takeTurn();
