@@ -11,12 +11,14 @@ import {
   resumeUploadsPausedOffline,
 } from './upload-actions';
 import { hasActiveUploads, selectUploads } from './uploads-slice';
+import { useTabTransfers } from './use-tab-transfers';
 
 /**
  * What keeps the page's uploads safe, rendering nothing: going offline pauses them and coming
  * back online resumes the ones it paused; the session ending (here, or in another tab while
  * this page stays) pauses them and the same person signing in again resumes them; signing in lists the uploads an earlier page left unfinished;
- * closing or reloading the tab while a package is not yet sent asks first.
+ * closing or reloading the tab while a package is not yet sent asks first; the other tabs of the
+ * browser are told of this page's uploads, and this page of theirs.
  */
 export function UploadGuards() {
   const dispatch = useAppDispatch();
@@ -25,6 +27,7 @@ export function UploadGuards() {
   const unsent = useAppSelector(hasActiveUploads);
   const userId = useAppSelector((s) => s.auth.user?.id ?? null);
   const sessionLost = useAppSelector((s) => s.auth.sessionLost);
+  useTabTransfers();
 
   // Run on every change of the queue too, so an upload whose turn comes while offline pauses.
   useEffect(() => {
