@@ -148,4 +148,41 @@ describe('an upload and the other tabs of the same browser', () => {
     expect(await downloadedHashes(link, 'Crosstab', files)).toEqual(expected);
     await context.close();
   });
+
+  it('shows the upload in a second tab as running in another tab, with its progress, then sent', async () => {
+    const context = await product.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    context.setDefaultTimeout(15_000);
+    const a = await context.newPage();
+    await logIn(a, product.server.url, SENDER, DEMO_PASSWORD);
+    const files = takes(120);
+    await sendFrom(a, 'Elsewhere', files);
+
+    // Tab B opens while tab A sends: the upload is kept for a resume, but it is not interrupted.
+    const b = await context.newPage();
+    await b.goto(`${product.server.url}/inbox`);
+    await b.getByRole('button', { name: /^Upload queue: 1 upload, \d+%$/ }).click();
+    await expect.poll(() => statusOf(b, 'Elsewhere')).toBe('Uploading in another tab');
+    expect(await queue(b).getByRole('listitem').count()).toBe(1);
+    expect(await upload(b, 'Elsewhere').getByRole('button').count()).toBe(0);
+    // Its progress moves as tab A sends.
+    const first = await filesSent(b, 'Elsewhere');
+    expect(await figuresOf(b, 'Elsewhere')).toMatch(/^\d+% · \d+ of 120 files · /);
+    await expect.poll(() => filesSent(b, 'Elsewhere')).toBeGreaterThan(first);
+
+    await expect.poll(() => statusOf(a, 'Elsewhere'), { timeout: 60_000 }).toBe('Completed');
+    await expect.poll(() => statusOf(b, 'Elsewhere')).toBe('Completed in another tab');
+    expect(await figuresOf(b, 'Elsewhere')).toBe('100% · 120 of 120 files · 2.4 MB of 2.4 MB');
+    await upload(b, 'Elsewhere')
+      .getByText('Your package has been sent. The recipients have been emailed.')
+      .waitFor();
+
+    // Tab A closes: its upload, sent, leaves tab B too, and nothing is left to resume there.
+    await a.close();
+    await b.getByRole('complementary', { name: 'Transfers' }).waitFor({ state: 'detached' });
+    await b.reload();
+    await b.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await b.waitForLoadState('networkidle');
+    expect(await b.getByRole('complementary', { name: 'Transfers' }).count()).toBe(0);
+    await context.close();
+  });
 });
