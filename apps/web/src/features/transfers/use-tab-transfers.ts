@@ -29,7 +29,9 @@ export function useTabTransfers(): void {
   const owner = useAppSelector((s) => s.auth.user?.id ?? null);
   const elsewhere = useAppSelector(selectOtherTabUploads);
   const latest = useRef({ uploads, owner });
-  latest.current = { uploads, owner };
+  useEffect(() => {
+    latest.current = { uploads, owner };
+  }, [uploads, owner]);
 
   useEffect(() => {
     const read = () => dispatch(otherTabRecordsRead(readOtherTabRecords(thisTab, Date.now())));
