@@ -34,7 +34,15 @@ export function useTabTransfers(): void {
   }, [uploads, owner]);
 
   useEffect(() => {
-    const read = () => dispatch(otherTabRecordsRead(readOtherTabRecords(thisTab, Date.now())));
+    // Told to the store only when they changed: every tab reads them every 2 s.
+    let lastRead = '';
+    const read = () => {
+      const records = readOtherTabRecords(thisTab, Date.now());
+      const seen = JSON.stringify(records);
+      if (seen === lastRead) return;
+      lastRead = seen;
+      dispatch(otherTabRecordsRead(records));
+    };
     const restate = () => {
       const { uploads, owner } = latest.current;
       if (owner !== null && uploads.length > 0) {
