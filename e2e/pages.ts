@@ -52,3 +52,43 @@ export const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
   'base64',
 );
+
+/** The bytes of a file named `name` as `folderToPick` writes it, to compare with what arrived. */
+export function patternOf(name: string, size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < size; i++) bytes[i] = (i * 31 + name.length * 7) & 255;
+  return bytes;
+}
+
+/**
+ * Writes the files (by name and size, the bytes of `patternOf`) into a folder of the page's
+ * origin-private file system, and has the page's folder picker answer it, standing in for the
+ * person's disk.
+ */
+export async function folderToPick(
+  page: Page,
+  folder: string,
+  files: { name: string; size: number }[],
+): Promise<void> {
+  await page.evaluate(
+    async ({ folder, files }) => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle(folder, { create: true });
+      for (const { name, size } of files) {
+        const writable = await (await dir.getFileHandle(name, { create: true })).createWritable();
+        // Written a piece at a time, so a large file never sits in the page whole.
+        const piece = 8 * 1024 * 1024;
+        for (let start = 0; start < size; start += piece) {
+          const bytes = new Uint8Array(Math.min(piece, size - start));
+          for (let b = 0; b < bytes.length; b++) {
+            bytes[b] = ((start + b) * 31 + name.length * 7) & 255;
+          }
+          await writable.write(bytes);
+        }
+        await writable.close();
+      }
+      Object.assign(window, { showDirectoryPicker: async () => dir });
+    },
+    { folder, files },
+  );
+}

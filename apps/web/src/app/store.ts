@@ -47,13 +47,21 @@ export const store = configureStore({
 
 export type AppDispatch = typeof store.dispatch;
 
-let persistedUser = store.getState().auth.user;
+/**
+ * The session marker other tabs watch: the signed-in user, or nothing once the session is over
+ * or lost (a tab whose upload was refused tells the others this way).
+ */
+const sessionMarkerOf = ({ auth }: RootState) => (auth.sessionLost ? null : auth.user);
+
+let persistedUser = sessionMarkerOf(store.getState());
 let persistedContract = store.getState().projects.selectedSlug;
 store.subscribe(() => {
-  const { auth, projects } = store.getState();
-  if (auth.user !== persistedUser) {
-    persistedUser = auth.user;
-    writeStored(storageKeys.user, auth.user);
+  const state = store.getState();
+  const { projects } = state;
+  const marker = sessionMarkerOf(state);
+  if (marker !== persistedUser) {
+    persistedUser = marker;
+    writeStored(storageKeys.user, marker);
   }
   // Kept across sign-out on purpose: the next sign-in on this browser returns to the same project.
   if (projects.selectedSlug !== persistedContract && projects.selectedSlug !== null) {

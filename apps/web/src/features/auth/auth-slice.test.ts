@@ -5,7 +5,13 @@ import { resetClientState } from '../../app/reset';
 import { storeAnswering, type Answer } from '../../app/test-support/api-store';
 import { profileApi } from '../profile/profile-api';
 import { authApi, logout } from './auth-api';
-import { authReducer, initialAuthState, sessionExpiresReceived } from './auth-slice';
+import {
+  authReducer,
+  initialAuthState,
+  sessionExpiresReceived,
+  sessionLost,
+  sessionRegained,
+} from './auth-slice';
 
 const user = { id: 1, email: 'a@example.com', show_select_storage: false } as User;
 
@@ -31,6 +37,19 @@ describe('the signed-in user', () => {
     const { store } = authStore(throwing(failure(401, { detail: 'no' })));
     await store.dispatch(authApi.endpoints.getUser.initiate());
     expect(store.getState().auth).toMatchObject({ user: null, signedOut: true });
+  });
+
+  it('is kept while the session is lost with uploads to keep, until it is regained', async () => {
+    const { store } = authStore(throwing(failure(401, { detail: 'no' })));
+    store.dispatch(sessionLost());
+    await store.dispatch(authApi.endpoints.getUser.initiate());
+    expect(store.getState().auth).toMatchObject({ user, signedOut: false, sessionLost: true });
+    store.dispatch(sessionRegained());
+    expect(store.getState().auth.sessionLost).toBe(false);
+  });
+
+  it('cannot be lost by a page nobody is signed in to', () => {
+    expect(authReducer(initialAuthState, sessionLost()).sessionLost).toBe(false);
   });
 
   it('is kept when loading it answers 5xx or nothing (the shell shows the error page)', async () => {

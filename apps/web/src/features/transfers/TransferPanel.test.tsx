@@ -1,11 +1,15 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
 import { Provider } from 'react-redux';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { User } from '@filerunner/protocol';
 import type { UploadRecord, UploadStatus } from '@filerunner/transfer';
 import { storeAnswering } from '../../app/test-support/api-store';
+import { initialAuthState } from '../auth/auth-slice';
+import { tabRecordOf } from './tab-transfers';
 import { uploadOf } from './test-support/upload-records';
 import { TransferPanel } from './TransferPanel';
+import { otherTabRecordsRead } from './transfers-slice';
 import type { UploadControl, UploadController } from './upload-controller';
 
 afterEach(cleanup);
@@ -32,7 +36,7 @@ function panelWith(uploads: UploadRecord[], options: { expanded?: boolean } = {}
       transfers: {
         panelExpanded: options.expanded ?? true,
         pausedOffline: [],
-        otherTabs: {},
+        otherTabs: [],
         interrupted: [],
       },
     },
@@ -210,5 +214,52 @@ describe('the transfer panel', () => {
     await waitFor(() =>
       expect(screen.queryByRole('complementary', { name: 'Transfers' })).toBeNull(),
     );
+  });
+
+  it('shows an upload another tab runs: its progress, no controls, then sent', () => {
+    const otherTab = (upload: UploadRecord) => [tabRecordOf('tab-a', 7, [upload], Date.now())];
+    const { store } = storeAnswering(() => undefined, {
+      preloadedState: {
+        auth: { ...initialAuthState, user: { id: 7 } as User },
+        transfers: {
+          panelExpanded: true,
+          pausedOffline: [],
+          otherTabs: otherTab(
+            uploadOf('p1', 'UPLOADING', { completedBytes: 250, completedFiles: 1 }),
+          ),
+          interrupted: [],
+        },
+      },
+    });
+    render(
+      <Provider store={store}>
+        <TransferPanel />
+      </Provider>,
+    );
+    const shown = within(item('Package p1'));
+    expect(shown.getByTestId('upload-status').textContent).toBe('Uploading in another tab');
+    expect(shown.getByTestId('upload-figures').textContent).toMatch(/^25% · 1 of 4 files · /);
+    expect(buttonsOf('Package p1')).toEqual([]);
+    // Behind the open queue, the ring counts it too.
+    expect(
+      screen
+        .getByRole('button', { name: /^Upload queue:/, hidden: true })
+        .getAttribute('aria-label'),
+    ).toBe('Upload queue: 1 upload, 25%');
+
+    act(() => {
+      store.dispatch(
+        otherTabRecordsRead(otherTab(uploadOf('p1', 'COMPLETED', { completedBytes: 1000 }))),
+      );
+    });
+    expect(shown.getByTestId('upload-status').textContent).toBe('Completed in another tab');
+    expect(
+      shown.getByText('Your package has been sent. The recipients have been emailed.'),
+    ).toBeTruthy();
+
+    act(() => {
+      store.dispatch(otherTabRecordsRead([]));
+    });
+    expect(screen.queryByRole('complementary', { name: 'Transfers' })).toBeNull();
   });
 });

@@ -8,7 +8,14 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useOnline } from '../../app/use-online';
 import { QueueRing } from './QueueRing';
 import { InterruptedUploadItem } from './InterruptedUploadItem';
-import { transferPanelCollapsed, uploadQueueOpened } from './transfers-slice';
+import { OtherTabUploadItem } from './OtherTabUploadItem';
+import { otherTabsPercent } from './tab-transfers';
+import {
+  selectInterruptedUploads,
+  selectOtherTabUploads,
+  transferPanelCollapsed,
+  uploadQueueOpened,
+} from './transfers-slice';
 import { UploadItem } from './UploadItem';
 import {
   canClearQueue,
@@ -23,16 +30,18 @@ import { finishedUploadsCleared, selectUploads } from './uploads-slice';
  * The right-hand transfer panel, there while the upload queue has anything in it: collapsed, a
  * ring of the queue's progress; expanded, the queue itself over the dimmed screen (a click on
  * the dimmed part collapses it). Uploads an earlier page left unfinished head the queue, to be
- * resumed or discarded. Once every upload is sent the queue can be cleared.
+ * resumed or discarded; uploads other tabs of the browser run are shown, without controls, below
+ * this page's. Once every upload is sent the queue can be cleared.
  */
 export function TransferPanel() {
   const dispatch = useAppDispatch();
   const uploads = useAppSelector(selectUploads);
   const expanded = useAppSelector((s) => s.transfers.panelExpanded);
   const downloads = useAppSelector((s) => s.downloads.queue.length);
-  const interrupted = useAppSelector((s) => s.transfers.interrupted);
+  const interrupted = useAppSelector(selectInterruptedUploads);
+  const elsewhere = useAppSelector(selectOtherTabUploads);
   const online = useOnline();
-  if (uploads.length === 0 && interrupted.length === 0) return null;
+  if (uploads.length === 0 && interrupted.length === 0 && elsewhere.length === 0) return null;
 
   // An interrupted upload waits for the person, like a paused one.
   const tone = interrupted.length > 0 ? 'error' : queueTone(uploads);
@@ -58,8 +67,8 @@ export function TransferPanel() {
       }}
     >
       <QueueRing
-        percent={queuePercent(uploads)}
-        count={uploads.length + interrupted.length}
+        percent={uploads.length > 0 ? queuePercent(uploads) : otherTabsPercent(elsewhere)}
+        count={uploads.length + interrupted.length + elsewhere.length}
         tone={tone}
         onOpen={() => dispatch(uploadQueueOpened())}
       />
@@ -106,6 +115,9 @@ export function TransferPanel() {
           ))}
           {uploads.map((upload) => (
             <UploadItem key={upload.id} upload={upload} online={online} />
+          ))}
+          {elsewhere.map((upload) => (
+            <OtherTabUploadItem key={upload.id} upload={upload} />
           ))}
         </Box>
       </Drawer>

@@ -1,6 +1,8 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { RepickProblem } from '@filerunner/transfer/browser';
+import { uploadsOfOtherTabs, type TabTransferRecord, type TabUpload } from './tab-transfers';
 import type { InterruptedUpload } from './upload-controller';
+import type { UploadsState } from './uploads-slice';
 
 /** An interrupted upload as the panel shows it, with how its last Resume went. */
 export interface InterruptedUploadView extends InterruptedUpload {
@@ -27,8 +29,8 @@ export interface TransfersState {
    * leaves alone any the person paused themselves.
    */
   pausedOffline: string[];
-  /** Transfer records of other tabs, by tab id. */
-  otherTabs: Record<string, { updatedAt: number }>;
+  /** The fresh transfer records of this browser's other tabs (see tab-transfers.ts). */
+  otherTabs: TabTransferRecord[];
   /** Uploads an earlier page of this person did not finish, oldest first, to resume or discard. */
   interrupted: InterruptedUploadView[];
 }
@@ -36,7 +38,7 @@ export interface TransfersState {
 const initialState: TransfersState = {
   panelExpanded: false,
   pausedOffline: [],
-  otherTabs: {},
+  otherTabs: [],
   interrupted: [],
 };
 
@@ -59,6 +61,10 @@ const transfersSlice = createSlice({
     /** Back online: the uploads paused for the connection have been told to resume. */
     offlinePausesEnded(state) {
       state.pausedOffline = [];
+    },
+    /** The other tabs' records as read now; they replace the ones read before. */
+    otherTabRecordsRead(state, action: PayloadAction<TabTransferRecord[]>) {
+      state.otherTabs = action.payload;
     },
     /** The interrupted uploads found after a start or a sign-in; they replace any shown. */
     interruptedUploadsFound(state, action: PayloadAction<InterruptedUpload[]>) {
@@ -103,9 +109,38 @@ export const {
   transferPanelCollapsed,
   uploadPausedOffline,
   offlinePausesEnded,
+  otherTabRecordsRead,
   interruptedUploadsFound,
   interruptedResumeStarted,
   interruptedResumeRefused,
   interruptedUploadLeft,
 } = transfersSlice.actions;
 export const transfersReducer = transfersSlice.reducer;
+
+type WithTransfers = {
+  transfers: TransfersState;
+  uploads: UploadsState;
+  auth: { user: { id: number } | null };
+};
+
+/** The signed-in person's uploads that other tabs of this browser run (this page's excepted). */
+export const selectOtherTabUploads = createSelector(
+  (state: WithTransfers) => state.transfers.otherTabs,
+  (state: WithTransfers) => state.auth.user?.id ?? null,
+  (state: WithTransfers) => state.uploads.queue,
+  (records, owner, here): TabUpload[] => uploadsOfOtherTabs(records, owner, new Set(here)),
+);
+
+/**
+ * The interrupted uploads to offer on this page: an upload another tab runs is not interrupted,
+ * and only its own tab may control it (a Discard here would pull its ledger from under it).
+ */
+export const selectInterruptedUploads = createSelector(
+  (state: WithTransfers) => state.transfers.interrupted,
+  selectOtherTabUploads,
+  (interrupted, elsewhere): InterruptedUploadView[] => {
+    if (elsewhere.length === 0) return interrupted;
+    const running = new Set(elsewhere.map((upload) => upload.id));
+    return interrupted.filter((upload) => !running.has(upload.id));
+  },
+);

@@ -10,6 +10,7 @@ import {
   interruptedUploadLeft,
   interruptedUploadsFound,
   offlinePausesEnded,
+  selectOtherTabUploads,
   uploadPausedOffline,
   uploadQueueOpened,
 } from './transfers-slice';
@@ -111,9 +112,13 @@ export function resumeInterruptedFromPick(id: string, files: readonly File[]) {
   };
 }
 
-/** Gives an interrupted upload up: it leaves the panel and is never offered again. */
+/**
+ * Gives an interrupted upload up: it leaves the panel and is never offered again. One that
+ * another tab runs is that tab's: it is left alone.
+ */
 export function discardInterruptedUpload(id: string) {
-  return async (dispatch: AppDispatch, _getState: () => RootState, extra: ThunkExtra) => {
+  return async (dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra) => {
+    if (selectOtherTabUploads(getState()).some((upload) => upload.id === id)) return;
     dispatch(interruptedUploadLeft(id));
     await (await extra.uploads.load()).discard(id);
   };
@@ -130,6 +135,21 @@ function settleResume(dispatch: AppDispatch, id: string, outcome: ResumeOutcome)
 export function pauseUploadsForSignOut() {
   return (dispatch: AppDispatch, _getState: () => RootState, extra: ThunkExtra): void => {
     extra.uploads.loaded()?.pauseForSignOut(dispatch);
+  };
+}
+
+/** The session ended in another tab while this page stays: its uploads pause, in view. */
+export function pauseUploadsForSession() {
+  return (_dispatch: AppDispatch, _getState: () => RootState, extra: ThunkExtra): void => {
+    extra.uploads.loaded()?.pauseForSession();
+  };
+}
+
+/** The person signed in again elsewhere: the uploads the session paused go on. */
+export function resumeUploadsPausedForSession() {
+  return (_dispatch: AppDispatch, getState: () => RootState, extra: ThunkExtra): void => {
+    const owner = getState().auth.user?.id;
+    if (owner !== undefined) extra.uploads.loaded()?.resumeForSession(owner);
   };
 }
 

@@ -1,8 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { PickedHandle, ResumableUpload } from '@filerunner/transfer/browser';
 import type { User } from '@filerunner/protocol';
+import type { HttpClient } from '@filerunner/transfer';
 import { storeAnswering } from '../../app/test-support/api-store';
 import { initialAuthState } from '../auth/auth-slice';
+import { UploadController } from './upload-controller';
 import {
   controlUpload,
   findInterruptedUploads,
@@ -170,5 +172,28 @@ describe('the upload controller', () => {
     controller.resumeAfterSignIn(7, store.dispatch);
     await vi.waitFor(() => expect(controller.runner('a')!.record.status).toBe('UPLOADING'));
     expect(controller.runner('b')!.record.status).toBe('PAUSED');
+  });
+
+  it('learns from a refused call that the session is lost, and pauses rather than fails', async () => {
+    // The session ended in the background: every call of the API answers 401.
+    const signedOut: HttpClient = {
+      request: async () => ({ status: 401, header: () => null, text: async () => '{}' }),
+    };
+    const controller = new UploadController({
+      api: { baseUrl: 'http://app.test/api', headers: {} },
+      ports: { http: signedOut, joinBlob: (parts) => new Blob(parts) },
+    });
+    const { store } = storeAnswering(() => undefined, {
+      uploads: controller,
+      preloadedState: { auth: { ...initialAuthState, user: { id: 7 } as User } },
+    });
+    store.dispatch(startPackageUpload({ pkg: pkg('a'), plan, picked: [], workers: 2 }));
+
+    await vi.waitFor(() => expect(store.getState().uploads.records.a?.status).toBe('PAUSED'));
+    expect(store.getState().uploads.records.a).toMatchObject({
+      pausedFor: 'session',
+      failedFiles: [],
+    });
+    expect(store.getState().auth).toMatchObject({ sessionLost: true, user: { id: 7 } });
   });
 });

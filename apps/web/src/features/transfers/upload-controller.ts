@@ -21,6 +21,7 @@ import {
   type RepickProblem,
   type ResumableUpload,
 } from '@filerunner/transfer/browser';
+import { sessionLost } from '../auth/auth-slice';
 import { uploadChanged, uploadRemoved } from './uploads-slice';
 
 /**
@@ -92,8 +93,6 @@ export class UploadController {
   private readonly interruptedUploads = new Map<string, ResumableUpload>();
   /** Uploads kept out of the store while their owner is signed out. */
   private readonly hidden = new Set<string>();
-  /** Of those, the ones the sign-out paused, to resume when the same person is back. */
-  private readonly pausedSignedOut = new Set<string>();
 
   constructor(private readonly platform: UploadPlatform) {}
 
@@ -199,25 +198,42 @@ export class UploadController {
   }
 
   /**
-   * The session ended: every upload that is sending pauses (its calls could only be refused)
-   * and leaves the store, which is the signed-out page's, until its owner signs in again.
+   * Signed out on this page: every upload that is sending pauses for the session (its calls
+   * could only be refused) and leaves the store, which is the signed-out page's, until its
+   * owner signs in again.
    */
   pauseForSignOut(dispatch: Dispatch): void {
     for (const [id, { runner }] of this.runners) {
       this.hidden.add(id);
-      if (runner.pause()) this.pausedSignedOut.add(id);
+      runner.pause('session');
       dispatch(uploadRemoved(id));
     }
   }
 
-  /** Signed in again: the person's own uploads come back, and those the sign-out paused go on. */
+  /** Signed in again: the person's own uploads come back, and those the session paused go on. */
   resumeAfterSignIn(owner: number, dispatch: Dispatch): void {
     for (const id of this.hidden) {
       const entry = this.runners.get(id);
       if (!entry || entry.owner !== owner) continue;
       this.hidden.delete(id);
       dispatch(uploadChanged(entry.runner.record));
-      if (this.pausedSignedOut.delete(id)) entry.runner.resume();
+    }
+    this.resumeForSession(owner);
+  }
+
+  /**
+   * The session ended elsewhere (another tab signed out) while this page stays: its uploads
+   * pause for the session and stay in view, to go on when the person signs in again.
+   */
+  pauseForSession(): void {
+    for (const [id, { runner }] of this.runners) if (!this.hidden.has(id)) runner.pause('session');
+  }
+
+  /** The person's session is back: their uploads the session paused go on. */
+  resumeForSession(owner: number): void {
+    for (const [id, { runner, owner: of }] of this.runners) {
+      if (of !== owner || this.hidden.has(id) || runner.record.pausedFor !== 'session') continue;
+      runner.resume();
     }
   }
 
@@ -246,12 +262,26 @@ export class UploadController {
   ): string {
     const { package: pkg, workers } = upload;
     const runner = new UploadRunner(
-      { api: this.platform.api, plan, package: pkg, workers, queue: this.queueOf(owner) },
+      {
+        api: this.platform.api,
+        plan,
+        package: pkg,
+        workers,
+        queue: this.queueOf(owner),
+        pauseWhenSignedOut: true,
+      },
       this.platform.ports,
     );
     this.runners.set(pkg.slug, { runner, owner });
+    let paused = false;
     const stop = runner.subscribe((record) => {
-      if (!this.hidden.has(record.id)) dispatch(uploadChanged(record));
+      if (this.hidden.has(record.id)) return;
+      dispatch(uploadChanged(record));
+      // The engine paused by itself because a call was refused: the page learns the session is
+      // gone (a pause this page made for the session tells it nothing new).
+      const pausedNow = record.status === 'PAUSED';
+      if (pausedNow && !paused && record.pausedFor === 'session') dispatch(sessionLost());
+      paused = pausedNow;
     });
     runner.start().then(
       (record) => {
@@ -276,7 +306,6 @@ export class UploadController {
   private finished(record: UploadRecord, dispatch: Dispatch) {
     this.runners.delete(record.id);
     this.hidden.delete(record.id);
-    this.pausedSignedOut.delete(record.id);
     // A sent or cancelled upload will never be resumed.
     this.platform.resumable?.delete(record.id).catch(keptNothing);
     if (record.cancelled) dispatch(uploadRemoved(record.id));

@@ -106,7 +106,7 @@ export function bannerOf(upload: UploadRecord): UploadBanner | null {
 }
 
 /** What a sent package tells the person. */
-export function sentMessageOf(upload: UploadRecord): string | null {
+export function sentMessageOf(upload: Pick<UploadRecord, 'status'>): string | null {
   if (upload.status === 'COMPLETED') {
     return 'Your package has been sent. The recipients have been emailed.';
   }

@@ -9,7 +9,7 @@ export type UploadStatus =
   | 'UPLOADING'
   /** Some files failed an attempt and are being sent again. */
   | 'RETRYING'
-  /** Stopped by the person; nothing is sent until Resume. */
+  /** Stopped (by the person, or for a reason `pausedFor` names); nothing is sent until Resume. */
   | 'PAUSED'
   /** Every byte is in storage and reported; finalising comes next. */
   | 'UPLOADED'
@@ -30,6 +30,12 @@ export interface FileRef {
   size: number;
   lastModified: number;
 }
+
+/**
+ * Why an upload is paused: the person's Pause, or the session ending (signed out, here or in
+ * another tab), after which every call of the API is refused until someone signs in again.
+ */
+export type PauseReason = 'person' | 'session';
 
 export interface UploadProgress {
   totalFiles: number;
@@ -58,6 +64,8 @@ export interface UploadRecord {
   failedFiles: FileRef[];
   progress: UploadProgress;
   status: UploadStatus;
+  /** Why it is PAUSED; null in every other status. */
+  pausedFor: PauseReason | null;
   /** Why it failed or is incomplete, in the engine's words (never a URL or a secret). */
   error: string | null;
   /** Cancelled by the person: the upload is over and leaves the queue (its package is never sent). */
@@ -72,7 +80,8 @@ const transitions: Record<UploadStatus, readonly UploadStatus[]> = {
   // Resume continues where it stopped, retrying files included.
   PAUSED: ['UPLOADING', 'RETRYING'],
   UPLOADED: ['COMPLETING'],
-  COMPLETING: ['COMPLETED', 'FORCE_COMPLETED', 'INCOMPLETE'],
+  // A finalise refused because the session ended waits, paused, for a sign-in.
+  COMPLETING: ['COMPLETED', 'FORCE_COMPLETED', 'INCOMPLETE', 'PAUSED'],
   COMPLETED: [],
   FORCE_COMPLETED: [],
   // Retry finalises again; files that turn out to be missing are sent again first.

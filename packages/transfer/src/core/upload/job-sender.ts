@@ -61,6 +61,47 @@ export interface SendContext {
 class JobFailed extends Error {}
 
 /**
+ * Why a send stops when the session ends: its storage requests under way still land (see
+ * `landingSignal`), everything else stops.
+ */
+export class SessionEnded extends Error {
+  constructor() {
+    super('the session ended');
+  }
+}
+
+const landings = new WeakMap<AbortSignal, AbortController>();
+
+/**
+ * What a storage request under way answers to: the send's own signal, except when the send
+ * stops because the session ended. Storage takes signed grants, not the session, so the
+ * request can finish, and what it stored is recorded; cut off, it would be sent again. One per
+ * send, so its signal gets one listener however many requests there are.
+ */
+function landingSignal(signal: AbortSignal): AbortSignal {
+  let landing = landings.get(signal);
+  if (!landing) {
+    const controller = new AbortController();
+    const cut = () => {
+      if (!(signal.reason instanceof SessionEnded)) controller.abort(signal.reason);
+    };
+    if (signal.aborted) cut();
+    else signal.addEventListener('abort', cut, { once: true });
+    landings.set(signal, (landing = controller));
+  }
+  return landing.signal;
+}
+
+/**
+ * Cuts the storage requests of a send that the session's end left to land: the upload is
+ * resumed, cancelled or killed before they did (a request that never answers must not hold
+ * it up).
+ */
+export function cutLandingRequests(signal: AbortSignal, reason: unknown): void {
+  landings.get(signal)?.abort(reason);
+}
+
+/**
  * Sends a job and reports it. Resolves true when its files are stored and recorded, false
  * when they failed (marked so in the tracker); rejects only when `signal` aborts (pause,
  * cancel, the abort policy), leaving the job to be taken again.
@@ -341,8 +382,9 @@ async function storageRequest(
 ): Promise<HttpResponse> {
   const response = await requestWithRetries(ctx.http, build, storageRetryPolicy(ctx.random), {
     clock: ctx.clock,
-    signal,
-    turn: (s) => ctx.workers.take(s),
+    signal: landingSignal(signal),
+    // A request not yet started waits for its worker under the send's signal: it stops with it.
+    turn: () => ctx.workers.take(signal),
     onFailedAttempt: (outcome) => {
       const status = 'response' in outcome ? outcome.response.status : 0;
       ctx.observe(status);

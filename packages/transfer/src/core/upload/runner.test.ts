@@ -269,6 +269,103 @@ describe('the person’s controls', () => {
   });
 });
 
+describe('the session ending (signed out, here or in another tab)', () => {
+  /** Each storage write (PUT or FormPost) of the upload, by object, answered or not. */
+  const storageWrites = (http: ScriptedHttp) =>
+    http.requests.filter((r) => r.url.startsWith(OBJECTS) && r.method !== 'HEAD').map(named);
+
+  it('a report refused with 401 pauses the upload, never fails it; resume stores nothing twice', async () => {
+    const { http, runner, records } = upload({ pauseWhenSignedOut: true });
+    http.on('POST', urls.updateFiles).once({ status: 401 });
+
+    void runner.start();
+    const paused = await runner.when((r) => r.status === 'PAUSED');
+    expect(paused).toMatchObject({ pausedFor: 'session', error: null, failedFiles: [] });
+    await settle();
+    const whilePaused = http.requests.length;
+    await settle();
+    expect(http.requests).toHaveLength(whilePaused);
+
+    expect(runner.resume()).toBe(true);
+    const done = await runner.done;
+
+    expect(done.status).toBe('COMPLETED');
+    expect(done.progress).toMatchObject({ completedFiles: 4, completedBytes: 210 });
+    expect(statuses(records)).not.toContain('FAILED');
+    // Every object was written once: the refused report's batch is asked after, then reported.
+    expect(storageWrites(http).sort()).toEqual(
+      ['POST formpost', 'POST formpost', 'PUT 000000', 'PUT 000001', 'PUT 000002'].sort(),
+    );
+    const reported = http.sent('POST', urls.updateFiles).filter((r) => r.outcome === 200);
+    expect(reportedPaths(reported).sort()).toEqual(['notes/a.txt', 'notes/b.txt', 'notes/c.txt']);
+    expect(neverBackward(records)).toBe(true);
+  });
+
+  it('a storage request under way when the session ends lands, and is not sent again', async () => {
+    const { http, runner } = upload({ pauseWhenSignedOut: true });
+    const gate = new Gate();
+    http.on('PUT', /000001\?/).once(gate);
+
+    void runner.start();
+    await gate.arrived;
+    expect(runner.pause('session')).toBe(true);
+    expect(runner.record).toMatchObject({ status: 'PAUSED', pausedFor: 'session' });
+    await settle();
+    // A pause by the person cuts it (see above); the session's lets it finish.
+    expect(gate.waiting).toBe(1);
+    gate.release({ status: 201, headers: { etag: '"etag-landed"' } });
+    await settle();
+    const whilePaused = http.requests.length;
+    await settle();
+    expect(http.requests).toHaveLength(whilePaused);
+
+    expect(runner.resume()).toBe(true);
+    const done = await runner.done;
+
+    expect(done.status).toBe('COMPLETED');
+    expect(http.sent('PUT', /000001\?/)).toHaveLength(1);
+    const [slo] = http.sent('POST', urls.slo);
+    const segments = (slo!.json as { slo_content: { etag: string }[] }).slo_content;
+    expect(segments.map((s) => s.etag)).toContain('etag-landed');
+  });
+
+  it('a finalise refused with 401 pauses; resume finalises', async () => {
+    const { http, runner, records } = upload({ pauseWhenSignedOut: true });
+    http.on('POST', urls.finalise).once({ status: 401 });
+
+    void runner.start();
+    const paused = await runner.when((r) => r.status === 'PAUSED');
+    expect(paused.pausedFor).toBe('session');
+    expect(runner.actions).toMatchObject({ resume: true, retry: false, complete: false });
+
+    expect(runner.resume()).toBe(true);
+    const done = await runner.done;
+
+    expect(done.status).toBe('COMPLETED');
+    expect(http.sent('POST', urls.finalise).map((r) => r.outcome)).toEqual([401, 200]);
+    expect(statuses(records)).toEqual([
+      'QUEUED',
+      'UPLOADING',
+      'UPLOADED',
+      'COMPLETING',
+      'PAUSED',
+      'UPLOADING',
+      'UPLOADED',
+      'COMPLETING',
+      'COMPLETED',
+    ]);
+  });
+
+  it('without pauseWhenSignedOut (an API key), a 401 still stops the upload', async () => {
+    const { http, runner } = upload({ abortThresholds: { checkEveryMs: 0, minResponses: 1 } });
+    http.on('POST', urls.updateFiles).reply({ status: 401 });
+
+    void runner.start();
+    const failed = await runner.when((r) => r.status === 'FAILED');
+    expect(failed.pausedFor).toBeNull();
+  });
+});
+
 describe('failures', () => {
   it('a file that keeps failing ends FAILED; Complete force-finalises without it', async () => {
     const { http, runner, clock } = upload({});

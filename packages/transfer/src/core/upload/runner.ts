@@ -1,8 +1,14 @@
 import { ApiError } from '@filerunner/protocol';
 import { systemClock, type Clock } from '../ports';
 import { AbortPolicy, defaultAbortThresholds } from './abort-policy';
-import { actionsOf, type UploadActions, type UploadListener, type UploadRecord } from './events';
-import { runJob, type SendContext } from './job-sender';
+import {
+  actionsOf,
+  type PauseReason,
+  type UploadActions,
+  type UploadListener,
+  type UploadRecord,
+} from './events';
+import { cutLandingRequests, runJob, SessionEnded, type SendContext } from './job-sender';
 import { intendedFilesOf, jobsOf, type Job } from './jobs';
 import { PackageApi, type CreatePackageFields } from './package-api';
 import { UploadTracker } from './progress';
@@ -80,7 +86,7 @@ export class UploadRunner {
       ports.http,
       options.api,
       this.clock,
-      (s) => this.observe(s),
+      (s) => this.observeApi(s),
       this.random,
     );
     this.tracker = new UploadTracker(() => this.clock.now(), {
@@ -147,15 +153,22 @@ export class UploadRunner {
     });
   }
 
-  pause(): boolean {
+  /**
+   * Stops sending until `resume`. Paused for the session, the storage requests under way still
+   * land (storage needs no session, and a request cut off would be sent again); what they
+   * stored is reported after the resume.
+   */
+  pause(reason: PauseReason = 'person'): boolean {
     if (!this.actions.pause) return false;
-    this.tracker.move('PAUSED');
-    this.session?.abort(new Error('paused'));
+    this.tracker.move('PAUSED', this.record.error, reason);
+    this.session?.abort(reason === 'session' ? new SessionEnded() : new Error('paused'));
     return true;
   }
 
   resume(): boolean {
-    return this.actions.resume && this.tell('resume');
+    if (!this.actions.resume) return false;
+    this.stopSession(new Error('resumed'));
+    return this.tell('resume');
   }
 
   /** Stops for good and forgets the ledger; the package is never sent. */
@@ -163,7 +176,7 @@ export class UploadRunner {
     if (!this.actions.cancel) return false;
     this.intent = 'cancel';
     this.cancelling.abort();
-    this.session?.abort(new Error('cancelled'));
+    this.stopSession(new Error('cancelled'));
     this.wake?.();
     void this.start();
     return true;
@@ -179,6 +192,13 @@ export class UploadRunner {
     return this.actions.complete && this.tell('complete');
   }
 
+  /** Stops the send under way, if any, with the storage requests a session's end let land. */
+  private stopSession(reason: unknown) {
+    if (!this.session) return;
+    this.session.abort(reason);
+    cutLandingRequests(this.session.signal, reason);
+  }
+
   private tell(intent: Intent): true {
     this.intent = intent;
     this.wake?.();
@@ -187,7 +207,7 @@ export class UploadRunner {
 
   private async run(): Promise<UploadRecord> {
     const kill = this.options.signal;
-    const onKill = () => this.session?.abort(kill?.reason);
+    const onKill = () => this.stopSession(kill?.reason);
     kill?.addEventListener('abort', onKill, { once: true });
     try {
       await this.takeTurn();
@@ -343,6 +363,16 @@ export class UploadRunner {
     return Math.max(1, this.options.workers ?? DEFAULT_UPLOAD_WORKERS);
   }
 
+  /**
+   * The API's answers. A 401 says the session ended (signed out, here or in another tab): no
+   * retry mends it and it is no fault of the upload, so the upload pauses for it, when asked to,
+   * rather than counting it against the upload.
+   */
+  private observeApi(status: number) {
+    if (status === 401 && this.options.pauseWhenSignedOut) this.pause('session');
+    else this.observe(status);
+  }
+
   /** Every answer goes to the abort policy; when it says stop, the session stops. */
   private observe(status: number) {
     this.policy.observe(status);
@@ -365,6 +395,11 @@ export class UploadRunner {
       this.tracker.move(sent.status === 'force_completed' ? 'FORCE_COMPLETED' : 'COMPLETED', null);
     } catch (error) {
       this.options.signal?.throwIfAborted();
+      if (this.options.pauseWhenSignedOut && error instanceof ApiError && error.status === 401) {
+        // Nothing was sent: the finalise is made again once the upload resumes.
+        this.tracker.move('PAUSED', null, 'session');
+        return;
+      }
       const body = error instanceof ApiError ? (error.body as Record<string, unknown>) : null;
       const missing = body?.missing_files;
       this.missingOnFinalise = Array.isArray(missing) ? missing.map(String) : [];

@@ -48,6 +48,12 @@ export interface UploadOptions {
   workers?: number;
   /** Force-complete after a failure when at least one file arrived. */
   autoComplete?: boolean;
+  /**
+   * An API call refused with 401 pauses the upload (`pausedFor: 'session'`) instead of counting
+   * against it: in a browser the session can come back (someone signs in again) and the upload
+   * resumes; an API key that is refused stays refused, so the CLI leaves this off.
+   */
+  pauseWhenSignedOut?: boolean;
   abortThresholds?: Partial<AbortThresholds>;
   /** Uploads sharing a queue take turns; without one this upload starts at once. */
   queue?: UploadQueue;
