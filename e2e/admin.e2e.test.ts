@@ -224,6 +224,27 @@ describe('the Settings screen', () => {
     await expect.poll(() => page.getByRole('radio', { name: 'all users' }).isChecked()).toBe(true);
   });
 
+  it('says what each PIN mode means in the words the Share screen uses', async () => {
+    // Ends on none: the leave warning's test below changes the mode to adhoc.
+    const meanings = {
+      adhoc:
+        'Senders choose for each package whether recipients without an activated account must enter a PIN sent by text message to their mobile before downloading.',
+      none: 'PIN verification is off in this project: no package asks for a PIN, and senders cannot turn it on.',
+    };
+    for (const [mode, meaning] of Object.entries(meanings)) {
+      await openSettings();
+      await page.getByRole('radio', { name: mode, exact: true }).check();
+      await see(page, meaning);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await see(page, 'Settings updated successfully');
+
+      await page.goto(`${server.url}/share`);
+      const toggle = page.getByRole('switch', { name: 'PIN verification' });
+      await expect.poll(() => toggle.isDisabled()).toBe(mode === 'none');
+      await see(page, meaning);
+    }
+  });
+
   it('saves a switch at once', async () => {
     await openSettings();
     const adHoc = page.getByRole('switch', { name: 'Allow ad-hoc recipients' });

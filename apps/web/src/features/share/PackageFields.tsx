@@ -4,13 +4,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { packageLimits, type Contract } from '@filerunner/protocol';
+import { pinModeMeanings } from '../pin/pin-modes';
 import { pinToggle, type PinMode, type ShareForm } from './share-form';
-
-const pinHelp: Record<PinMode, string> = {
-  none: 'PIN verification is off in this project.',
-  all: 'Every recipient must enter a PIN sent to their mobile (a project setting).',
-  adhoc: 'New users must enter a PIN sent to their mobile before they can download.',
-};
 
 export function ContractField(props: {
   contracts: readonly Contract[];
@@ -58,7 +53,7 @@ export function PinToggle(props: {
           />
         }
       />
-      <FormHelperText sx={{ mt: 0 }}>{pinHelp[props.mode]}</FormHelperText>
+      <FormHelperText sx={{ mt: 0 }}>{pinModeMeanings[props.mode]}</FormHelperText>
     </div>
   );
 }
