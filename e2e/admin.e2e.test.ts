@@ -324,6 +324,12 @@ describe('the Settings screen', () => {
     await field(page, 'Alias').fill('d');
     await page.getByRole('button', { name: 'Save' }).click();
     await see(page, 'Alias must be 2 letters min');
+    // Once shown, the error follows the typing: a corrected alias clears it without a Save.
+    await field(page, 'Alias').fill('aas');
+    await page.getByText('Alias must be 2 letters min').waitFor({ state: 'detached' });
+    expect(await field(page, 'Alias').getAttribute('aria-invalid')).toBe('false');
+    await field(page, 'Alias').fill('a');
+    await see(page, 'Alias must be 2 letters min');
   });
 
   it('uploads a logo that the top bar and the /branding layout show', async () => {
