@@ -350,6 +350,8 @@ describe('the Settings screen', () => {
 
     const topBarLogo = page.locator('header').getByRole('img', { name: 'Demo Studio logo' });
     await expect.poll(() => topBarLogo.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+    // As the form's help says, the top bar names the project by its branding.
+    await expect.poll(() => page.getByTestId('current-project').textContent()).toBe('Demo Studio');
 
     await page.goto(`${server.url}/branding/inbox`);
     const mark = page.getByTestId('brand-mark');

@@ -35,6 +35,14 @@ export function emptyBranding(slug: string, index: number): Branding {
   return { name: '', slug, alias: '', colour: defaultBrandingColour(index), logo: null };
 }
 
+/**
+ * The name a project goes by in the shell (project selector, top bar, branded layout): its
+ * branding's name once an admin saved one, else the contract's own.
+ */
+export function brandedName(contractName: string, branding?: Branding | null): string {
+  return branding?.name || contractName;
+}
+
 export interface AvatarLook {
   text: string;
   colour: string;

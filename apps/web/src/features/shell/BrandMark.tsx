@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
+import { brandedName } from '../branding/branding';
 import { selectBranding } from '../branding/branding-api';
 import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 
@@ -15,7 +16,7 @@ export function BrandMark({ compact = false }: { compact?: boolean }) {
   const branding = useAppSelector((s) => selectBranding(s, contract?.slug ?? null));
   if (!contract) return null;
   const index = contracts.indexOf(contract);
-  const name = branding?.name || contract.name;
+  const name = brandedName(contract.name, branding);
 
   return (
     <Box

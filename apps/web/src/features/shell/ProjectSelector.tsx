@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import type { Contract } from '@filerunner/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
+import { brandedName } from '../branding/branding';
 import { selectBrandingsBySlug } from '../branding/branding-api';
 import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 import { contractSelected } from '../projects/projects-slice';
@@ -29,7 +30,11 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
   const windowHeight = useWindowHeight();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
 
-  const indexed = contracts.map((contract, index) => ({ contract, index }));
+  const indexed = contracts.map((contract, index) => ({
+    contract,
+    index,
+    name: brandedName(contract.name, brandings[contract.slug]),
+  }));
   const select = (slug: string) => {
     setAnchor(null);
     dispatch(contractSelected(slug));
@@ -55,10 +60,10 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
         py: 2,
       }}
     >
-      {shown.map(({ contract, index }) => (
-        <Tooltip key={contract.slug} title={contract.name} placement="right">
+      {shown.map(({ contract, index, name }) => (
+        <Tooltip key={contract.slug} title={name} placement="right">
           <ButtonBase
-            aria-label={contract.name}
+            aria-label={name}
             aria-current={contract.slug === selectedSlug ? 'true' : undefined}
             onClick={() => select(contract.slug)}
             sx={{ borderRadius: 1 }}
@@ -105,18 +110,12 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
 }
 
 function OtherProjects(props: {
-  others: { contract: Contract; index: number }[];
+  others: { contract: Contract; index: number; name: string }[];
   onSelect: (slug: string) => void;
 }) {
   const brandings = useAppSelector(selectBrandingsBySlug);
   const [query, setQuery] = useState('');
-  const matching = new Set(
-    filterProjects(
-      props.others.map((o) => o.contract),
-      query,
-    ),
-  );
-  const shown = props.others.filter((o) => matching.has(o.contract));
+  const shown = filterProjects(props.others, query);
 
   return (
     <Box sx={{ p: 1 }}>
@@ -137,7 +136,7 @@ function OtherProjects(props: {
         </Typography>
       ) : (
         <List dense role="listbox" aria-label="Other projects">
-          {shown.map(({ contract, index }) => (
+          {shown.map(({ contract, index, name }) => (
             <ListItemButton
               key={contract.slug}
               role="option"
@@ -151,7 +150,7 @@ function OtherProjects(props: {
                   size={32}
                 />
               </ListItemIcon>
-              <ListItemText primary={contract.name} />
+              <ListItemText primary={name} />
             </ListItemButton>
           ))}
         </List>
