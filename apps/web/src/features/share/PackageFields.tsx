@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
@@ -33,7 +34,10 @@ export function ContractField(props: {
   );
 }
 
-/** The PIN toggle: off and disabled when the contract has no PIN checks, fixed on for all. */
+/**
+ * The PIN toggle: off and disabled when the contract has no PIN checks, fixed on for all. Its
+ * label names it and the mode's meaning describes it, so a screen reader says why it is fixed.
+ */
 export function PinToggle(props: {
   mode: PinMode;
   chosen: boolean;
@@ -41,19 +45,26 @@ export function PinToggle(props: {
   onChange: (chosen: boolean) => void;
 }) {
   const toggle = pinToggle(props.mode, props.chosen);
+  const id = useId();
   return (
     <div>
       <FormControlLabel
         label="PIN verification"
+        htmlFor={`${id}-switch`}
         control={
           <Switch
             checked={toggle.checked}
             disabled={toggle.disabled || props.disabled}
             onChange={(_e, checked) => props.onChange(checked)}
+            slotProps={{
+              input: { id: `${id}-switch`, 'aria-describedby': `${id}-meaning` },
+            }}
           />
         }
       />
-      <FormHelperText sx={{ mt: 0 }}>{pinModeMeanings[props.mode]}</FormHelperText>
+      <FormHelperText id={`${id}-meaning`} sx={{ mt: 0 }}>
+        {pinModeMeanings[props.mode]}
+      </FormHelperText>
     </div>
   );
 }
