@@ -49,11 +49,20 @@ export interface AvatarLook {
   logo: string | null;
 }
 
-/** How a project's avatar looks: its branding where set, else initials on the palette colour. */
-export function avatarLook(name: string, index: number, branding?: Branding | null): AvatarLook {
+/**
+ * How a project's avatar looks: its branding where set, else initials on the palette colour.
+ * `initials`, when given, are the ones told apart from the person's other projects
+ * (`selectAvatarTexts`).
+ */
+export function avatarLook(
+  name: string,
+  index: number,
+  branding?: Branding | null,
+  initials?: string,
+): AvatarLook {
   const colour = branding?.colour ?? defaultBrandingColour(index);
   return {
-    text: branding?.alias || projectInitials(name),
+    text: branding?.alias || initials || projectInitials(name),
     colour: brandingColourHex[colour] ?? brandingColourHex.teal,
     logo: branding?.logo ?? null,
   };

@@ -3,7 +3,7 @@ import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
 import { brandedName } from '../branding/branding';
-import { selectBranding } from '../branding/branding-api';
+import { selectAvatarTexts, selectBranding } from '../branding/branding-api';
 import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 
 /**
@@ -14,6 +14,7 @@ export function BrandMark({ compact = false }: { compact?: boolean }) {
   const contracts = useAppSelector(selectContracts);
   const contract = useAppSelector(selectSelectedContract);
   const branding = useAppSelector((s) => selectBranding(s, contract?.slug ?? null));
+  const avatarTexts = useAppSelector(selectAvatarTexts);
   if (!contract) return null;
   const index = contracts.indexOf(contract);
   const name = brandedName(contract.name, branding);
@@ -23,7 +24,13 @@ export function BrandMark({ compact = false }: { compact?: boolean }) {
       sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}
       data-testid="brand-mark"
     >
-      <ProjectAvatar name={contract.name} index={index} branding={branding} size={40} />
+      <ProjectAvatar
+        name={contract.name}
+        index={index}
+        branding={branding}
+        initials={avatarTexts[contract.slug]}
+        size={40}
+      />
       {!compact && (
         <Typography variant="subtitle1" component="span" noWrap sx={{ fontWeight: 700 }}>
           {name}

@@ -13,7 +13,7 @@ import type { Contract } from '@filerunner/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
 import { brandedName } from '../branding/branding';
-import { selectBrandingsBySlug } from '../branding/branding-api';
+import { selectAvatarTexts, selectBrandingsBySlug } from '../branding/branding-api';
 import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 import { contractSelected } from '../projects/projects-slice';
 import { SEARCH_THRESHOLD, filterProjects, showsOverflowButton } from './project-selector';
@@ -27,6 +27,7 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
   const contracts = useAppSelector(selectContracts);
   const selectedSlug = useAppSelector(selectSelectedContract)?.slug;
   const brandings = useAppSelector(selectBrandingsBySlug);
+  const avatarTexts = useAppSelector(selectAvatarTexts);
   const windowHeight = useWindowHeight();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
 
@@ -72,6 +73,7 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
               name={contract.name}
               index={index}
               branding={brandings[contract.slug]}
+              initials={avatarTexts[contract.slug]}
               selected={contract.slug === selectedSlug}
             />
           </ButtonBase>
@@ -114,6 +116,7 @@ function OtherProjects(props: {
   onSelect: (slug: string) => void;
 }) {
   const brandings = useAppSelector(selectBrandingsBySlug);
+  const avatarTexts = useAppSelector(selectAvatarTexts);
   const [query, setQuery] = useState('');
   const shown = filterProjects(props.others, query);
 
@@ -147,6 +150,7 @@ function OtherProjects(props: {
                   name={contract.name}
                   index={index}
                   branding={brandings[contract.slug]}
+                  initials={avatarTexts[contract.slug]}
                   size={32}
                 />
               </ListItemIcon>
