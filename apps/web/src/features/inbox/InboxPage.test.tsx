@@ -103,6 +103,7 @@ async function openInbox(
       const own = options.answer?.(route, args);
       if (own !== undefined) return own;
       if (route === api.contracts.list) return contracts;
+      if (route === api.help.settings) return { help_url: null };
       if (route === api.inbox.receivedList) return page(inbox);
       const slug = argsOf(args).params?.slug;
       const pkg = inbox.find((p) => p.slug === slug);
@@ -270,10 +271,13 @@ describe('the Inbox', { timeout: 20_000 }, () => {
     });
     const pane = await opened('Package frames');
     const fileList = await within(pane).findByRole('list', { name: 'Files' });
-    await waitFor(() => expect(within(fileList).getAllByRole('listitem')).toHaveLength(100));
+    // A hundred rows render in deferred slices: seconds on a busy machine.
+    await waitFor(() => expect(within(fileList).getAllByRole('listitem')).toHaveLength(100), {
+      timeout: 10_000,
+    });
     within(pane).getByText('Files (101)');
     fireEvent.click(within(pane).getByRole('button', { name: 'Load more' }));
-    await within(pane).findByText('Reel/f100.dpx');
+    await within(pane).findByText('Reel/f100.dpx', {}, { timeout: 10_000 });
     expect(within(fileList).getAllByRole('listitem')).toHaveLength(101);
     expect(within(pane).queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(
