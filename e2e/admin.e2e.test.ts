@@ -224,6 +224,27 @@ describe('the Settings screen', () => {
     await expect.poll(() => page.getByRole('radio', { name: 'all users' }).isChecked()).toBe(true);
   });
 
+  it('says what each PIN mode means in the words the Share screen uses', async () => {
+    // Ends on none: the leave warning's test below changes the mode to adhoc.
+    const meanings = {
+      adhoc:
+        'Senders choose for each package whether recipients without an activated account must enter a PIN sent by text message to their mobile before downloading.',
+      none: 'PIN verification is off in this project: no package asks for a PIN, and senders cannot turn it on.',
+    };
+    for (const [mode, meaning] of Object.entries(meanings)) {
+      await openSettings();
+      await page.getByRole('radio', { name: mode, exact: true }).check();
+      await see(page, meaning);
+      await page.getByRole('button', { name: 'Save' }).click();
+      await see(page, 'Settings updated successfully');
+
+      await page.goto(`${server.url}/share`);
+      const toggle = page.getByRole('switch', { name: 'PIN verification' });
+      await expect.poll(() => toggle.isDisabled()).toBe(mode === 'none');
+      await see(page, meaning);
+    }
+  });
+
   it('saves a switch at once', async () => {
     await openSettings();
     const adHoc = page.getByRole('switch', { name: 'Allow ad-hoc recipients' });
@@ -303,6 +324,12 @@ describe('the Settings screen', () => {
     await field(page, 'Alias').fill('d');
     await page.getByRole('button', { name: 'Save' }).click();
     await see(page, 'Alias must be 2 letters min');
+    // Once shown, the error follows the typing: a corrected alias clears it without a Save.
+    await field(page, 'Alias').fill('aas');
+    await page.getByText('Alias must be 2 letters min').waitFor({ state: 'detached' });
+    expect(await field(page, 'Alias').getAttribute('aria-invalid')).toBe('false');
+    await field(page, 'Alias').fill('a');
+    await see(page, 'Alias must be 2 letters min');
   });
 
   it('uploads a logo that the top bar and the /branding layout show', async () => {
@@ -323,6 +350,8 @@ describe('the Settings screen', () => {
 
     const topBarLogo = page.locator('header').getByRole('img', { name: 'Demo Studio logo' });
     await expect.poll(() => topBarLogo.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+    // As the form's help says, the top bar names the project by its branding.
+    await expect.poll(() => page.getByTestId('current-project').textContent()).toBe('Demo Studio');
 
     await page.goto(`${server.url}/branding/inbox`);
     const mark = page.getByTestId('brand-mark');

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { api } from '@filerunner/protocol';
 import {
+  apiLogin,
   assertWebAppBuilt,
   launchBrowser,
   prepareSite,
@@ -93,5 +95,22 @@ describe('the project selector', () => {
     await page.getByRole('option', { name: 'Delta Sound' }).click();
     await expect.poll(currentProject).toBe('Delta Sound');
     await projectButton('Delta Sound').waitFor();
+  });
+});
+
+describe('a branded project', () => {
+  it('goes by its branding name in the strip and the top bar', async () => {
+    const admin = await apiLogin(server.url, USER, PASSWORD);
+    const contracts = await admin.call(api.contracts.list);
+    const epsilon = contracts.find((c) => c.name === 'Epsilon VFX')!;
+    await admin.call(api.branding.update, {
+      params: { contract: epsilon.slug },
+      body: { name: 'Acme Audit Studios' },
+    });
+
+    await page.reload();
+    await projectButton('Acme Audit Studios').click();
+    await expect.poll(currentProject).toBe('Acme Audit Studios');
+    await expect.poll(() => projectButton('Epsilon VFX').count()).toBe(0);
   });
 });

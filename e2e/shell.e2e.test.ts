@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
 import { addMember, apiLogin, DEMO_PASSWORD, productOfFile } from './harness';
 import { field, freshPage, location, logIn, see } from './pages';
@@ -12,6 +12,21 @@ async function signedIn(email: string): Promise<Page> {
   const page = await freshPage(product.browser);
   await logIn(page, product.server.url, email, DEMO_PASSWORD);
   return page;
+}
+
+/**
+ * Clicks the help link named `name` inside `within` and answers the tab it opens, once that
+ * shows the product's help page: every help link leads there unless HELP_URL names another.
+ */
+async function expectHelpPage(within: Page | Locator, name: string): Promise<Page> {
+  const page = 'context' in within ? within : within.page();
+  const [help] = await Promise.all([
+    page.context().waitForEvent('page'),
+    within.getByRole('link', { name, exact: true }).click(),
+  ]);
+  await help.waitForURL('**/help');
+  await help.getByRole('heading', { name: 'FileRunner Help', level: 1 }).waitFor();
+  return help;
 }
 
 const sidebarLinks = async (page: Page) =>
@@ -178,6 +193,25 @@ describe('the shell', () => {
     await page.goto(`${product.server.url}/error`);
     await see(page, "Sorry! This page isn't working");
     await page.getByRole('link', { name: 'Launch Help Center' }).waitFor();
+    await expectHelpPage(page, 'Launch Help Center');
+  });
+
+  it("opens the product's help from the sidebar, in a tab of its own", async () => {
+    const page = await signedIn('sender@example.com');
+    const help = await expectHelpPage(page.getByRole('navigation', { name: 'Main' }), 'Help');
+    // It explains, with the product's own numbers, what a person asks about first.
+    for (const topic of [
+      'Sending a package',
+      'Receiving a package',
+      'PIN verification',
+      'Expiry',
+      'Supported browsers',
+    ]) {
+      await help.getByRole('heading', { name: topic, level: 2 }).waitFor();
+    }
+    await see(help, 'A PIN works for 10 minutes');
+    await see(help, 'it can last at most 15 days');
+    await see(help, 'Google Chrome, Microsoft Edge and Mozilla Firefox');
   });
 
   it('collapses the sidebar to icons below 1280 px', async () => {
@@ -208,7 +242,7 @@ describe('the shell', () => {
     await field(page, 'Password').fill(member.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await see(page, "You don't have any active projects");
-    await page.getByRole('link', { name: 'Need Help?' }).waitFor();
+    await expectHelpPage(page, 'Need Help?');
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL('**/login');
   });

@@ -10,6 +10,7 @@ import { contractGroupsRoutes } from './modules/contracts/groups.routes';
 import { contractUsersRoutes } from './modules/contracts/users.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
+import { helpRoutes } from './modules/help/help.routes';
 import { receivingRoutes } from './modules/inbox/inbox.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { pinRoutes } from './modules/pin/pin.routes';
@@ -28,6 +29,7 @@ export const apiAreas: readonly AreaPlugin[] = [
   apiKeysRoutes,
   contractsRoutes,
   filesystemRoutes,
+  helpRoutes,
   contractUsersRoutes,
   contractGroupsRoutes,
   activityRoutes,

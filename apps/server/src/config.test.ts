@@ -29,6 +29,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SESSION_MAX_AGE_SECONDS: '10' })).toThrow(/SESSION_MAX_AGE_SECONDS/);
   });
 
+  it("sends help to the product's own page unless HELP_URL names a help centre", () => {
+    expect(loadConfig({}).helpUrl).toBeNull();
+    expect(loadConfig({ HELP_URL: 'https://help.example.com/filerunner' }).helpUrl).toBe(
+      'https://help.example.com/filerunner',
+    );
+    expect(() => loadConfig({ HELP_URL: 'help centre' })).toThrow(/HELP_URL/);
+  });
+
   it('derives the public URL from the port when none is given', () => {
     expect(loadConfig({ PORT: '9090' }).publicUrl).toBe('http://localhost:9090');
   });

@@ -91,6 +91,7 @@ const environment = z.object({
   SWIFT_TEMPURL_KEY: z.string().min(16).optional(),
   SWIFT_ALTERNATIVE_URLS: z.string().optional(),
   STORE_FAULTS: storeFaults.optional(),
+  HELP_URL: optionalUrl,
   NODE_ENV: z.string().optional(),
 });
 
@@ -164,6 +165,8 @@ export type Config = Readonly<{
    */
   trustProxy: boolean | number | string[];
   storage: StorageSettings;
+  /** The operator's help centre the help links open; null: the help page inside the product. */
+  helpUrl: string | null;
 }>;
 
 export class ConfigError extends Error {}
@@ -202,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     storage,
+    helpUrl: e.HELP_URL ?? null,
   });
 }
 

@@ -3,6 +3,7 @@ export * from './activity';
 export * from './apikeys';
 export * from './branding';
 export * from './filesystem';
+export * from './help';
 export * from './limits';
 export * from './messages';
 export * from './password';

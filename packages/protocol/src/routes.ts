@@ -7,6 +7,7 @@ import { contractRoutes } from './contracts';
 import { downloadRoutes } from './downloads';
 import { filesystemRoutes } from './filesystem';
 import { groupRoutes } from './groups';
+import { helpRoutes } from './help';
 import { inboxRoutes } from './inbox';
 import { packageRoutes } from './packages';
 import { pinRoutes } from './pin';
@@ -26,6 +27,7 @@ export const api = {
   downloads: downloadRoutes,
   filesystem: filesystemRoutes,
   groups: groupRoutes,
+  help: helpRoutes,
   inbox: inboxRoutes,
   packages: packageRoutes,
   pin: pinRoutes,

@@ -93,6 +93,7 @@ export const routes: RouteObject[] = [
         ...page(() => import('../features/auth/ActivatePage'), 'ActivatePage'),
       },
       { path: 'error', element: <ErrorPage /> },
+      { path: 'help', ...page(() => import('../features/help/HelpPage'), 'HelpPage') },
       {
         path: 'inbox/external/:slug?',
         ...page(() => import('../features/external/ExternalPackageRoute'), 'ExternalPackageRoute'),

@@ -10,11 +10,13 @@ export function ProjectAvatar(props: {
   name: string;
   index: number;
   branding?: Branding | null;
+  /** Initials told apart from the person's other projects; the name's own by default. */
+  initials?: string;
   size?: number;
   selected?: boolean;
 }) {
   const size = props.size ?? 40;
-  const look = avatarLook(props.name, props.index, props.branding);
+  const look = avatarLook(props.name, props.index, props.branding, props.initials);
   return (
     <Avatar
       variant="rounded"

@@ -2,6 +2,8 @@ import { createSelector } from '@reduxjs/toolkit';
 import { api, type Branding } from '@filerunner/protocol';
 import { apiSlice, mutation, query } from '../../app/api';
 import type { RootState } from '../../app/store';
+import { distinctAvatarTexts } from '../../components/project-initials';
+import { selectContracts } from '../projects/projects-api';
 
 /**
  * The projects (branding) service: the brandings the shell paints avatars and logos with, a
@@ -44,6 +46,21 @@ export const selectBrandingsBySlug = createSelector(
   selectBrandingList,
   (result): Record<string, Branding> =>
     Object.fromEntries((result.data ?? []).map((b) => [b.slug, b])),
+);
+
+/**
+ * The avatar text of each of the person's projects, by project: aliases and initials told
+ * apart, so no two avatars in the project strip read alike.
+ */
+export const selectAvatarTexts = createSelector(
+  selectContracts,
+  selectBrandingsBySlug,
+  (contracts, brandings): Record<string, string> => {
+    const texts = distinctAvatarTexts(
+      contracts.map((c) => ({ name: c.name, alias: brandings[c.slug]?.alias })),
+    );
+    return Object.fromEntries(contracts.map((c, i) => [c.slug, texts[i]!]));
+  },
 );
 
 export function selectBranding(state: RootState, slug: string | null): Branding | null {

@@ -35,17 +35,34 @@ export function emptyBranding(slug: string, index: number): Branding {
   return { name: '', slug, alias: '', colour: defaultBrandingColour(index), logo: null };
 }
 
+/**
+ * The name a project goes by in the shell (project selector, top bar, branded layout): its
+ * branding's name once an admin saved one, else the contract's own.
+ */
+export function brandedName(contractName: string, branding?: Branding | null): string {
+  return branding?.name || contractName;
+}
+
 export interface AvatarLook {
   text: string;
   colour: string;
   logo: string | null;
 }
 
-/** How a project's avatar looks: its branding where set, else initials on the palette colour. */
-export function avatarLook(name: string, index: number, branding?: Branding | null): AvatarLook {
+/**
+ * How a project's avatar looks: its branding where set, else initials on the palette colour.
+ * `initials`, when given, are the ones told apart from the person's other projects
+ * (`selectAvatarTexts`).
+ */
+export function avatarLook(
+  name: string,
+  index: number,
+  branding?: Branding | null,
+  initials?: string,
+): AvatarLook {
   const colour = branding?.colour ?? defaultBrandingColour(index);
   return {
-    text: branding?.alias || projectInitials(name),
+    text: branding?.alias || initials || projectInitials(name),
     colour: brandingColourHex[colour] ?? brandingColourHex.teal,
     logo: branding?.logo ?? null,
   };

@@ -19,6 +19,7 @@ import { testContract } from '../../app/test-support/contracts';
 import { ToastProvider } from '../../components/ToastProvider';
 import { initialAuthState } from '../auth/auth-slice';
 import { projectsApi } from '../projects/projects-api';
+import { applyRealtimeMessage } from '../realtime/use-realtime';
 import { Sidebar } from '../shell/Sidebar';
 import { InboxPage } from './InboxPage';
 
@@ -102,6 +103,7 @@ async function openInbox(
       const own = options.answer?.(route, args);
       if (own !== undefined) return own;
       if (route === api.contracts.list) return contracts;
+      if (route === api.help.settings) return { help_url: null };
       if (route === api.inbox.receivedList) return page(inbox);
       const slug = argsOf(args).params?.slug;
       const pkg = inbox.find((p) => p.slug === slug);
@@ -151,7 +153,8 @@ const list = () => screen.getByRole('list', { name: 'Received packages' });
 const detail = () => screen.getByRole('region', { name: 'Package details' });
 /** The detail pane once it shows the package `name`. */
 async function opened(name: string) {
-  await screen.findByRole('heading', { name });
+  // The pane renders its answer deferred, in slices: on a busy machine that takes seconds.
+  await screen.findByRole('heading', { name }, { timeout: 10_000 });
   return detail();
 }
 
@@ -268,10 +271,13 @@ describe('the Inbox', { timeout: 20_000 }, () => {
     });
     const pane = await opened('Package frames');
     const fileList = await within(pane).findByRole('list', { name: 'Files' });
-    await waitFor(() => expect(within(fileList).getAllByRole('listitem')).toHaveLength(100));
+    // A hundred rows render in deferred slices: seconds on a busy machine.
+    await waitFor(() => expect(within(fileList).getAllByRole('listitem')).toHaveLength(100), {
+      timeout: 10_000,
+    });
     within(pane).getByText('Files (101)');
     fireEvent.click(within(pane).getByRole('button', { name: 'Load more' }));
-    await within(pane).findByText('Reel/f100.dpx');
+    await within(pane).findByText('Reel/f100.dpx', {}, { timeout: 10_000 });
     expect(within(fileList).getAllByRole('listitem')).toHaveLength(101);
     expect(within(pane).queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(
@@ -346,5 +352,47 @@ describe('the Inbox', { timeout: 20_000 }, () => {
       answer: (route) => (route === api.inbox.receivedList ? page([], { unseen: 3 }) : undefined),
     });
     await screen.findByLabelText('3 unseen packages');
+  });
+
+  it('keeps the open package when a new one arrives, which waits unseen for the person', async () => {
+    let inbox = [received('older', { seen: false })];
+    // The server remembers what was marked seen: later list pages say so.
+    const seen = new Set<string>();
+    const seenCalls = () =>
+      calls.filter((c) => c.route === api.inbox.markSeen).map((c) => argsOf(c.args).params!.slug);
+    const { calls, store } = await openInbox([], {
+      withSidebar: true,
+      answer: (route, args) => {
+        const slug = argsOf(args ?? {}).params?.slug;
+        const now = inbox.map((p) => (seen.has(p.slug) ? { ...p, seen: true } : p));
+        if (route === api.inbox.receivedList) return page(now);
+        if (route === api.inbox.received) return now.find((p) => p.slug === slug);
+        if (route !== api.inbox.markSeen) return undefined;
+        seen.add(slug!);
+        return { ...now.find((p) => p.slug === slug)!, seen: true };
+      },
+    });
+    await opened('Package older');
+    await waitFor(() => expect(seenCalls()).toEqual(['older']));
+
+    inbox = [received('newer', { seen: false }), ...inbox];
+    applyRealtimeMessage(store.dispatch, {
+      type: 'package_received',
+      package: { slug: 'newer', contract_slug: 'demo' },
+    });
+    await waitFor(() => expect(within(list()).getAllByTestId('package-row')).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    await screen.findByLabelText('1 unseen packages');
+    const [arrived, reading] = within(list()).getAllByTestId('package-row');
+    expect(arrived!.dataset.unseen).toBe('true');
+    expect(reading!.getAttribute('aria-current')).toBe('true');
+    within(detail()).getByRole('heading', { name: 'Package older' });
+    expect(seenCalls()).toEqual(['older']);
+
+    // Picking it is what opens it and marks it seen.
+    fireEvent.click(arrived!);
+    await opened('Package newer');
+    await waitFor(() => expect(seenCalls()).toEqual(['older', 'newer']));
   });
 });

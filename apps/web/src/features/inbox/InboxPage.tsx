@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useRef } from 'react';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
 import Box from '@mui/material/Box';
@@ -21,18 +21,20 @@ import { ReceivedPackageView } from './ReceivedDetail';
 
 /**
  * /inbox/:slug? — received packages of the selected project on the left, one on the right: the
- * one the address names, else the newest. Opening a package marks it seen.
+ * one the address names, else the newest when the Inbox opened. Opening a package marks it seen.
  */
 export function InboxPage() {
   const contract = useAppSelector(selectSelectedContract);
-  const prefix = routePrefix(useLocation().pathname);
+  const location = useLocation();
+  const prefix = routePrefix(location.pathname);
   const { slug: urlSlug } = useParams();
   const list = useReceivedListInfiniteQuery(contract ? { slug: contract.slug } : skipToken, {
     // Opening the screen or picking another project reads the list afresh.
     refetchOnMountOrArgChange: true,
   });
   const { items: packages, hasMore, loaded } = usePagedList(list.data, (p) => p.packages);
-  const selectedSlug = urlSlug ?? packages[0]?.slug;
+  const opening = useOpeningPackage(contract?.slug, location.key, packages[0]);
+  const selectedSlug = urlSlug ?? opening;
   const detail = useReceivedPackageQuery(
     selectedSlug ? { params: { slug: selectedSlug } } : skipToken,
   );
@@ -92,6 +94,27 @@ export function InboxPage() {
       </PackageDetailPane>
     </Box>
   );
+}
+
+/**
+ * The package the Inbox shows when the address names none: the newest one when the list first
+ * loads for this visit (a navigation to /inbox) and project. It is kept while newer packages
+ * arrive by realtime, so a new one neither takes over the pane the person is reading nor is
+ * marked seen before they pick it; it waits in the list, unseen, raising the badge.
+ */
+function useOpeningPackage(
+  contractSlug: string | undefined,
+  visit: string,
+  newest: { slug: string; contract: { slug: string } } | undefined,
+): string | undefined {
+  const [opened, setOpened] = useState<{ key: string; slug: string } | null>(null);
+  const key = `${contractSlug}/${visit}`;
+  // While another project's list is still shown (the new one loading), nothing is chosen yet.
+  const candidate = newest?.contract.slug === contractSlug ? newest?.slug : undefined;
+  const chosen = opened?.key === key ? opened.slug : undefined;
+  // Kept while rendering (as React advises for state that follows a prop), not in an effect.
+  if (!chosen && candidate) setOpened({ key, slug: candidate });
+  return chosen ?? candidate;
 }
 
 /** Marks a package seen once when it is opened unseen; a failure leaves it unseen, no more. */

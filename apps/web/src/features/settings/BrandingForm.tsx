@@ -28,6 +28,7 @@ import {
   brandingFormOf,
   brandingProblems,
   logoProblem,
+  recheckedProblems,
   type BrandingForm as Form,
 } from './branding-form';
 
@@ -40,9 +41,15 @@ export function BrandingForm({ contract, saved }: { contract: Contract; saved: B
   const [initial, setInitial] = useState<Form>(() => brandingFormOf(saved, contract.name));
   const [form, setForm] = useState<Form>(initial);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [saveTried, setSaveTried] = useState(false);
 
   const dirty = brandingFormDirty(form, initial);
   const set = (change: Partial<Form>) => setForm((f) => ({ ...f, ...change }));
+  const edit = (change: Pick<Partial<Form>, 'name' | 'alias'>) => {
+    const next = { ...form, ...change };
+    setForm(next);
+    if (saveTried) setErrors((shown) => recheckedProblems(shown, next));
+  };
   const preview: Branding = {
     name: form.name,
     slug: contract.slug,
@@ -68,6 +75,7 @@ export function BrandingForm({ contract, saved }: { contract: Contract; saved: B
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setSaveTried(true);
     const problems = brandingProblems(form);
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
@@ -79,6 +87,7 @@ export function BrandingForm({ contract, saved }: { contract: Contract; saved: B
       const next = brandingFormOf(branding, contract.name);
       setInitial(next);
       setForm(next);
+      setSaveTried(false);
       toast({ severity: 'success', message: brandingMessages.updated });
     } catch (error) {
       const failed = asApiError(error);
@@ -105,7 +114,7 @@ export function BrandingForm({ contract, saved }: { contract: Contract; saved: B
         name="name"
         required
         value={form.name}
-        onChange={(e) => set({ name: e.target.value })}
+        onChange={(e) => edit({ name: e.target.value })}
         error={Boolean(errors.name)}
         helperText={errors.name ?? `${form.name.length}/${limits.brandingNameMax}`}
         slotProps={{ htmlInput: { maxLength: limits.brandingNameMax } }}
@@ -114,7 +123,7 @@ export function BrandingForm({ contract, saved }: { contract: Contract; saved: B
         label="Alias"
         name="alias"
         value={form.alias}
-        onChange={(e) => set({ alias: aliasInput(e.target.value) })}
+        onChange={(e) => edit({ alias: aliasInput(e.target.value) })}
         error={Boolean(errors.alias)}
         helperText={
           errors.alias ??
@@ -198,6 +207,7 @@ export function BrandingForm({ contract, saved }: { contract: Contract; saved: B
           onClick={() => {
             setForm(initial);
             setErrors({});
+            setSaveTried(false);
           }}
         >
           Discard changes

@@ -16,6 +16,7 @@ import { pinVerificationModes, type Contract } from '@filerunner/protocol';
 import { asApiError } from '../../app/api-client';
 import { UnsavedChangesGuard } from '../../components/UnsavedChangesGuard';
 import { useToast } from '../../components/toast-context';
+import { pinModeMeanings } from '../pin/pin-modes';
 import { firstErrors } from '../auth/password-form';
 import { NotificationRows } from './NotificationRows';
 import { ContractLimits } from './ContractLimits';
@@ -56,12 +57,6 @@ const switches = [
 ] as const;
 
 type SwitchKey = (typeof switches)[number]['key'];
-
-const pinHelp: Record<PinMode, string> = {
-  none: 'Senders may choose whether a package needs a PIN.',
-  all: 'Every package needs a PIN sent by text message to each recipient.',
-  adhoc: 'Recipients without an account (unverified) need a PIN sent by text message.',
-};
 
 /**
  * The General tab. The switches save as soon as they change and go back if the save fails
@@ -175,7 +170,7 @@ export function GeneralSettingsTab({ contract }: { contract: Contract }) {
             />
           ))}
         </RadioGroup>
-        <FormHelperText sx={{ mx: 0 }}>{pinHelp[form.pin_verification]}</FormHelperText>
+        <FormHelperText sx={{ mx: 0 }}>{pinModeMeanings[form.pin_verification]}</FormHelperText>
       </FormControl>
       <TextField
         label="Upload workers"

@@ -7,6 +7,7 @@ import {
   brandingFormOf,
   brandingProblems,
   logoProblem,
+  recheckedProblems,
 } from './branding-form';
 
 const saved: Branding = { name: 'Acme', slug: 'acme', alias: 'AC', colour: 'teal', logo: null };
@@ -60,5 +61,15 @@ describe('the custom branding form', () => {
     expect(brandingFormDirty(initial, initial)).toBe(false);
     expect(brandingFormDirty({ ...initial, colour: 'pink' }, initial)).toBe(true);
     expect(brandingFormDirty({ ...initial, logoChanged: true }, initial)).toBe(true);
+  });
+
+  it('checks the name and alias again as they are typed, keeping other errors', () => {
+    const shown = { alias: 'Alias must be 2 letters min', logo: 'bad logo' };
+    expect(recheckedProblems(shown, { name: 'Acme', alias: 'AAS' })).toEqual({
+      logo: 'bad logo',
+    });
+    expect(recheckedProblems({}, { name: 'Acme', alias: 'A' })).toEqual({
+      alias: 'Alias must be 2 letters min',
+    });
   });
 });

@@ -47,6 +47,20 @@ export function brandingProblems(form: Pick<BrandingForm, 'name' | 'alias'>): {
   return problems;
 }
 
+/**
+ * The errors shown after an edit once Save has been tried: the name and alias are checked again
+ * as the person types (react-hook-form's reValidateMode 'onChange'), so a corrected value clears
+ * its error at once and a new mistake shows at once, rather than at the next Save. Other
+ * errors (the logo's, the server's) stay until they are dealt with.
+ */
+export function recheckedProblems<E extends { name?: string; alias?: string }>(
+  shown: E,
+  form: Pick<BrandingForm, 'name' | 'alias'>,
+): E {
+  const now = brandingProblems(form);
+  return { ...shown, name: now.name, alias: now.alias };
+}
+
 /** A logo file's problem: image types only, at most 5 MB, checked before upload. */
 export function logoProblem(file: { size: number; type: string }): string | null {
   if (!file.type.startsWith('image/') || file.size === 0 || file.size > limits.logoMaxBytes) {

@@ -1,16 +1,12 @@
+import { useId } from 'react';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { packageLimits, type Contract } from '@filerunner/protocol';
+import { pinModeMeanings } from '../pin/pin-modes';
 import { pinToggle, type PinMode, type ShareForm } from './share-form';
-
-const pinHelp: Record<PinMode, string> = {
-  none: 'PIN verification is off in this project.',
-  all: 'Every recipient must enter a PIN sent to their mobile (a project setting).',
-  adhoc: 'New users must enter a PIN sent to their mobile before they can download.',
-};
 
 export function ContractField(props: {
   contracts: readonly Contract[];
@@ -38,7 +34,10 @@ export function ContractField(props: {
   );
 }
 
-/** The PIN toggle: off and disabled when the contract has no PIN checks, fixed on for all. */
+/**
+ * The PIN toggle: off and disabled when the contract has no PIN checks, fixed on for all. Its
+ * label names it and the mode's meaning describes it, so a screen reader says why it is fixed.
+ */
 export function PinToggle(props: {
   mode: PinMode;
   chosen: boolean;
@@ -46,19 +45,26 @@ export function PinToggle(props: {
   onChange: (chosen: boolean) => void;
 }) {
   const toggle = pinToggle(props.mode, props.chosen);
+  const id = useId();
   return (
     <div>
       <FormControlLabel
         label="PIN verification"
+        htmlFor={`${id}-switch`}
         control={
           <Switch
             checked={toggle.checked}
             disabled={toggle.disabled || props.disabled}
             onChange={(_e, checked) => props.onChange(checked)}
+            slotProps={{
+              input: { id: `${id}-switch`, 'aria-describedby': `${id}-meaning` },
+            }}
           />
         }
       />
-      <FormHelperText sx={{ mt: 0 }}>{pinHelp[props.mode]}</FormHelperText>
+      <FormHelperText id={`${id}-meaning`} sx={{ mt: 0 }}>
+        {pinModeMeanings[props.mode]}
+      </FormHelperText>
     </div>
   );
 }

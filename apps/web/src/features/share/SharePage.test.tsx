@@ -16,6 +16,7 @@ import { storeAnswering } from '../../app/test-support/api-store';
 import { partnersGroup, testContract } from '../../app/test-support/contracts';
 import { initialAuthState } from '../auth/auth-slice';
 import { resetHiddenSettings, updateHiddenSettings } from '../hidden-settings/hidden-settings';
+import { pinModeMeanings } from '../pin/pin-modes';
 import { projectsApi } from '../projects/projects-api';
 import type { UploadController, UploadToStart } from '../transfers/upload-controller';
 import { SharePage } from './SharePage';
@@ -141,6 +142,17 @@ describe('the Share screen', () => {
       'disabled',
       false,
     );
+  });
+
+  it("names the PIN switch and describes it by what the project's PIN mode means", async () => {
+    for (const mode of ['none', 'all', 'adhoc'] as const) {
+      await openShare(mode);
+      screen.getByRole('switch', {
+        name: 'PIN verification',
+        description: pinModeMeanings[mode],
+      });
+      cleanup();
+    }
   });
 
   it('sends: creates the package from the plan, hands it to the uploads, and starts afresh', async () => {

@@ -2,7 +2,8 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
-import { selectBranding } from '../branding/branding-api';
+import { brandedName } from '../branding/branding';
+import { selectAvatarTexts, selectBranding } from '../branding/branding-api';
 import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 
 /**
@@ -13,16 +14,23 @@ export function BrandMark({ compact = false }: { compact?: boolean }) {
   const contracts = useAppSelector(selectContracts);
   const contract = useAppSelector(selectSelectedContract);
   const branding = useAppSelector((s) => selectBranding(s, contract?.slug ?? null));
+  const avatarTexts = useAppSelector(selectAvatarTexts);
   if (!contract) return null;
   const index = contracts.indexOf(contract);
-  const name = branding?.name || contract.name;
+  const name = brandedName(contract.name, branding);
 
   return (
     <Box
       sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}
       data-testid="brand-mark"
     >
-      <ProjectAvatar name={contract.name} index={index} branding={branding} size={40} />
+      <ProjectAvatar
+        name={contract.name}
+        index={index}
+        branding={branding}
+        initials={avatarTexts[contract.slug]}
+        size={40}
+      />
       {!compact && (
         <Typography variant="subtitle1" component="span" noWrap sx={{ fontWeight: 700 }}>
           {name}

@@ -1,14 +1,15 @@
 import Button from '@mui/material/Button';
-import { helpCenterUrl } from '../../app/config';
 import { MessagePage } from '../../components/MessagePage';
+import { useHelpUrl } from '../help/help-api';
 
 /** The generic error page: also what a user-load failure and a crashed screen show. */
 export function ErrorPage() {
+  const helpUrl = useHelpUrl();
   return (
     <MessagePage
       title="Sorry! This page isn't working"
       actions={
-        <Button variant="contained" href={helpCenterUrl} target="_blank" rel="noopener">
+        <Button variant="contained" href={helpUrl} target="_blank" rel="noopener">
           Launch Help Center
         </Button>
       }

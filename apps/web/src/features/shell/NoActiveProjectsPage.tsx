@@ -1,11 +1,12 @@
 import Button from '@mui/material/Button';
-import { helpCenterUrl } from '../../app/config';
 import { MessagePage } from '../../components/MessagePage';
+import { useHelpUrl } from '../help/help-api';
 import { useLogout } from './use-logout';
 
 /** For users without an active contract: nothing to show but a way out and a way to get help. */
 export function NoActiveProjectsPage() {
   const logOut = useLogout();
+  const helpUrl = useHelpUrl();
   return (
     <MessagePage
       title="You don't have any active projects"
@@ -14,7 +15,7 @@ export function NoActiveProjectsPage() {
           <Button variant="contained" onClick={logOut}>
             Log out
           </Button>
-          <Button variant="outlined" href={helpCenterUrl} target="_blank" rel="noopener">
+          <Button variant="outlined" href={helpUrl} target="_blank" rel="noopener">
             Need Help?
           </Button>
         </>

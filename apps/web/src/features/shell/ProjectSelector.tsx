@@ -12,7 +12,8 @@ import Typography from '@mui/material/Typography';
 import type { Contract } from '@filerunner/protocol';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
-import { selectBrandingsBySlug } from '../branding/branding-api';
+import { brandedName } from '../branding/branding';
+import { selectAvatarTexts, selectBrandingsBySlug } from '../branding/branding-api';
 import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 import { contractSelected } from '../projects/projects-slice';
 import { SEARCH_THRESHOLD, filterProjects, showsOverflowButton } from './project-selector';
@@ -26,10 +27,15 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
   const contracts = useAppSelector(selectContracts);
   const selectedSlug = useAppSelector(selectSelectedContract)?.slug;
   const brandings = useAppSelector(selectBrandingsBySlug);
+  const avatarTexts = useAppSelector(selectAvatarTexts);
   const windowHeight = useWindowHeight();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
 
-  const indexed = contracts.map((contract, index) => ({ contract, index }));
+  const indexed = contracts.map((contract, index) => ({
+    contract,
+    index,
+    name: brandedName(contract.name, brandings[contract.slug]),
+  }));
   const select = (slug: string) => {
     setAnchor(null);
     dispatch(contractSelected(slug));
@@ -55,10 +61,10 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
         py: 2,
       }}
     >
-      {shown.map(({ contract, index }) => (
-        <Tooltip key={contract.slug} title={contract.name} placement="right">
+      {shown.map(({ contract, index, name }) => (
+        <Tooltip key={contract.slug} title={name} placement="right">
           <ButtonBase
-            aria-label={contract.name}
+            aria-label={name}
             aria-current={contract.slug === selectedSlug ? 'true' : undefined}
             onClick={() => select(contract.slug)}
             sx={{ borderRadius: 1 }}
@@ -67,6 +73,7 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
               name={contract.name}
               index={index}
               branding={brandings[contract.slug]}
+              initials={avatarTexts[contract.slug]}
               selected={contract.slug === selectedSlug}
             />
           </ButtonBase>
@@ -105,18 +112,13 @@ export function ProjectSelector({ collapsed }: { collapsed: boolean }) {
 }
 
 function OtherProjects(props: {
-  others: { contract: Contract; index: number }[];
+  others: { contract: Contract; index: number; name: string }[];
   onSelect: (slug: string) => void;
 }) {
   const brandings = useAppSelector(selectBrandingsBySlug);
+  const avatarTexts = useAppSelector(selectAvatarTexts);
   const [query, setQuery] = useState('');
-  const matching = new Set(
-    filterProjects(
-      props.others.map((o) => o.contract),
-      query,
-    ),
-  );
-  const shown = props.others.filter((o) => matching.has(o.contract));
+  const shown = filterProjects(props.others, query);
 
   return (
     <Box sx={{ p: 1 }}>
@@ -137,7 +139,7 @@ function OtherProjects(props: {
         </Typography>
       ) : (
         <List dense role="listbox" aria-label="Other projects">
-          {shown.map(({ contract, index }) => (
+          {shown.map(({ contract, index, name }) => (
             <ListItemButton
               key={contract.slug}
               role="option"
@@ -148,10 +150,11 @@ function OtherProjects(props: {
                   name={contract.name}
                   index={index}
                   branding={brandings[contract.slug]}
+                  initials={avatarTexts[contract.slug]}
                   size={32}
                 />
               </ListItemIcon>
-              <ListItemText primary={contract.name} />
+              <ListItemText primary={name} />
             </ListItemButton>
           ))}
         </List>

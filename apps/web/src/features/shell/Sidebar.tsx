@@ -19,10 +19,11 @@ import Outbox from '@mui/icons-material/Outbox';
 import People from '@mui/icons-material/People';
 import Send from '@mui/icons-material/Send';
 import Settings from '@mui/icons-material/Settings';
-import { appVersion, helpCenterUrl } from '../../app/config';
+import { appVersion } from '../../app/config';
 import { useAppSelector } from '../../app/hooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Logo } from '../../components/Logo';
+import { useHelpUrl } from '../help/help-api';
 import { useReceivedListInfiniteQuery } from '../inbox/inbox-api';
 import { selectSelectedContract } from '../projects/projects-api';
 import { BrandMark } from './BrandMark';
@@ -53,6 +54,7 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
   const badge = unseenBadge(received.data?.pages.at(-1)?.unseen ?? 0);
   const [confirmLogout, setConfirmLogout] = useState(false);
   const logOut = useLogout();
+  const helpUrl = useHelpUrl();
 
   const inboxIcon = badge ? (
     <Badge badgeContent={badge} color="error" aria-label={`${badge} unseen packages`}>
@@ -74,7 +76,7 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
       : []),
   ];
   const account: Item[] = [
-    { label: 'Help', icon: <HelpOutlined />, href: helpCenterUrl },
+    { label: 'Help', icon: <HelpOutlined />, href: helpUrl },
     {
       label: user?.name || 'Profile',
       icon: (

@@ -2,12 +2,14 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
+import { brandedName } from '../branding/branding';
 import { selectBranding } from '../branding/branding-api';
 import { selectContracts, selectSelectedContract } from '../projects/projects-api';
 
 /**
  * The bar above the screens. With a single project there is no project strip, so the project's
- * avatar and name are shown here; with several, the selected project's name.
+ * avatar and name are shown here; with several, the selected project's name. The name is the
+ * branded one where an admin saved it.
  */
 export function TopBar() {
   const contracts = useAppSelector(selectContracts);
@@ -38,7 +40,7 @@ export function TopBar() {
         sx={{ fontWeight: 600 }}
         data-testid="current-project"
       >
-        {contract.name}
+        {brandedName(contract.name, branding)}
       </Typography>
     </Box>
   );

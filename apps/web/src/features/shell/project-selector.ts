@@ -27,8 +27,11 @@ export function showsOverflowButton(
   return collapsed || projectCount > avatarsThatFit(windowHeight);
 }
 
-/** The projects whose name contains the query, ignoring case. */
-export function filterProjects(contracts: Contract[], query: string): Contract[] {
+/** The projects whose name (as the person sees it) contains the query, ignoring case. */
+export function filterProjects<P extends Pick<Contract, 'name'>>(
+  projects: P[],
+  query: string,
+): P[] {
   const needle = query.trim().toLowerCase();
-  return needle ? contracts.filter((c) => c.name.toLowerCase().includes(needle)) : contracts;
+  return needle ? projects.filter((p) => p.name.toLowerCase().includes(needle)) : projects;
 }
