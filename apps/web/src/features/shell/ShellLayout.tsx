@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import Box from '@mui/material/Box';
 import { useAppSelector } from '../../app/hooks';
+import { offlineNoticeHeight } from '../../components/OfflineNotice';
 import { selectContracts } from '../projects/projects-api';
 import { RealtimeUpdates } from '../realtime/use-realtime';
 import { TransferPanel } from '../transfers/TransferPanel';
@@ -18,7 +19,16 @@ export function ShellLayout() {
   const projectCount = useAppSelector(selectContracts).length;
 
   return (
-    <Box sx={{ display: 'flex', height: '100vh', overflow: 'hidden' }}>
+    <Box
+      sx={{
+        display: 'flex',
+        height: '100vh',
+        overflow: 'hidden',
+        boxSizing: 'border-box',
+        // The offline banner lies over the top of the window; the shell starts below it.
+        pt: offlineNoticeHeight,
+      }}
+    >
       {projectCount > 1 && <ProjectSelector collapsed={collapsed} />}
       <Sidebar collapsed={collapsed} />
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
