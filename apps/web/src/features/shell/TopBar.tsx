@@ -1,5 +1,7 @@
 import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
+import Menu from '@mui/icons-material/Menu';
 import { useAppSelector } from '../../app/hooks';
 import { ProjectAvatar } from '../../components/ProjectAvatar';
 import { selectBranding } from '../branding/branding-api';
@@ -7,9 +9,10 @@ import { selectContracts, selectSelectedContract } from '../projects/projects-ap
 
 /**
  * The bar above the screens. With a single project there is no project strip, so the project's
- * avatar and name are shown here; with several, the selected project's name.
+ * avatar and name are shown here; with several, the selected project's name. `onOpenMenu`, on a
+ * narrow window, puts the button that opens the menu (the sidebar) first.
  */
-export function TopBar() {
+export function TopBar({ onOpenMenu }: { onOpenMenu?: () => void }) {
   const contracts = useAppSelector(selectContracts);
   const contract = useAppSelector(selectSelectedContract);
   const branding = useAppSelector((s) => selectBranding(s, contract?.slug ?? null));
@@ -22,7 +25,7 @@ export function TopBar() {
       sx={{
         height: 64,
         flexShrink: 0,
-        px: 3,
+        px: { xs: 1.5, md: 3 },
         display: 'flex',
         alignItems: 'center',
         gap: 1.5,
@@ -31,11 +34,17 @@ export function TopBar() {
         bgcolor: 'background.paper',
       }}
     >
+      {onOpenMenu && (
+        <IconButton aria-label="Open the menu" edge="start" onClick={onOpenMenu}>
+          <Menu />
+        </IconButton>
+      )}
       {single && <ProjectAvatar name={contract.name} index={0} branding={branding} size={32} />}
       <Typography
         variant="subtitle1"
         component="p"
-        sx={{ fontWeight: 600 }}
+        noWrap
+        sx={{ fontWeight: 600, minWidth: 0 }}
         data-testid="current-project"
       >
         {contract.name}
