@@ -1,12 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  planUpload,
-  nodeUploadPorts,
-  UploadRunner,
-  type ByteSource,
-} from '@filerunner/transfer/node';
 import { api } from '@filerunner/protocol';
 import {
   apiLogin,
@@ -17,6 +11,7 @@ import {
   waitForMailLink,
 } from './harness';
 import { freshPage, logIn, see } from './pages';
+import { sendDemoPackage } from './sent-package';
 
 // Receiving and following up, as people do it: the sender's package (sent by the upload engine)
 // reaches Rita's Inbox, she opens it and downloads a file and the whole package; the sender
@@ -43,52 +38,15 @@ const files = [
   { path: 'Reel 1/frame_0001.dpx', bytes: bytesOf(48_000, 1) },
 ];
 
-/** The session cookie of a person logged in through the API, for the upload engine's calls. */
-async function sessionCookie(email: string): Promise<string> {
-  const login = await fetch(`${product.server.url}/api/authenticate/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-client-version': 'e2e' },
-    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
-  });
-  if (!login.ok) throw new Error(`login of ${email} failed (${login.status})`);
-  return login.headers.get('set-cookie')!.split(';')[0]!;
-}
-
 /** The sender sends `files` to Rita and Ada with the upload engine, as the Share screen would. */
-async function sendPackage(): Promise<string> {
-  const sender = await apiLogin(product.server.url, SENDER, DEMO_PASSWORD);
-  const groups = await sender.call(api.recipients.list, { params: { slug: 'demo' } });
-  const idOf = (email: string) =>
-    groups.flatMap((g) => g.members).find((m) => m.email === email)!.id;
-  const sources: ByteSource[] = files.map((f) => ({
-    path: f.path,
-    size: f.bytes.length,
-    lastModified: 1_700_000_000_000,
-    slice: (start, end) => new Blob([new Uint8Array(f.bytes.subarray(start, end))]),
-  }));
-  const runner = new UploadRunner(
-    {
-      api: {
-        baseUrl: `${product.server.url}/api`,
-        headers: { cookie: await sessionCookie(SENDER), 'x-client-version': 'e2e' },
-      },
-      plan: planUpload(sources),
-      package: {
-        create: {
-          contract: 'demo',
-          name: 'Reel 1 dailies',
-          message: 'Takes 2 and 5 for review',
-          recipients: [{ id: idOf(RITA) }, { id: idOf(ADA) }],
-          valid_from: new Date().toISOString(),
-          valid_to: new Date(Date.now() + 5 * 86_400_000).toISOString(),
-        },
-      },
-    },
-    nodeUploadPorts(),
-  );
-  const record = await runner.start();
-  if (record.status !== 'COMPLETED') throw new Error(`the upload ended ${record.status}`);
-  return runner.package!.slug;
+function sendPackage(): Promise<string> {
+  return sendDemoPackage(product.server.url, {
+    sender: SENDER,
+    recipients: [RITA, ADA],
+    name: 'Reel 1 dailies',
+    message: 'Takes 2 and 5 for review',
+    files,
+  });
 }
 
 /** Clicks `button` and answers the bytes of the browser download it starts. */

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** A text input by its visible label, as a person finds it. */
@@ -91,4 +91,16 @@ export async function folderToPick(
     },
     { folder, files },
   );
+}
+
+/**
+ * Whether a person can see and reach the element: the topmost thing at its centre is the element
+ * itself or inside it, not something lying over it (a banner, a drawer).
+ */
+export async function uncovered(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return top !== null && element.contains(top);
+  });
 }

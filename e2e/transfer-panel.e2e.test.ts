@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
 import { apiLogin, changeDemoSettings, DEMO_PASSWORD, productOfFile, waitForMail } from './harness';
-import { freshPage, logIn, see, sendPickedFolder } from './pages';
+import { freshPage, logIn, see, sendPickedFolder, uncovered } from './pages';
 
 // The transfer side panel as the demo sender watches it. Storage answers every request late
 // (STORE_FAULTS delay) and the demo contract sends with one worker, so a folder of 200 small
@@ -204,5 +204,29 @@ describe('the transfer panel', () => {
       const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
       expect(sha(new Uint8Array(stored))).toBe(sha(patternOf(name, 20_000)));
     }
+  });
+
+  it('keeps the upload queue in reach below the offline banner', async () => {
+    const page = await sendFolder('Rushes', 200, 20_000);
+    await underWay(page, 'Rushes', 200);
+
+    await page.context().setOffline(true);
+    await see(page, 'You are currently offline. Your upload has been paused.');
+    // The queue's title and its collapse button sit below the banner, not under it.
+    await expect
+      .poll(() => uncovered(queue(page).getByRole('heading', { name: 'Uploads' })))
+      .toBe(true);
+    const collapseButton = page.getByRole('button', { name: 'Collapse the upload queue' });
+    expect(await uncovered(collapseButton)).toBe(true);
+    // A click that a covering banner would take (playwright waits for the button to be hit).
+    await collapseButton.click({ timeout: 5_000 });
+    await queue(page).waitFor({ state: 'hidden' });
+    // The ring that opens it again is in reach too.
+    expect(await uncovered(ring(page))).toBe(true);
+    await ring(page).click({ timeout: 5_000 });
+    await queue(page).waitFor();
+
+    await page.context().setOffline(false);
+    await expect.poll(() => statusOf(page, 'Rushes'), { timeout: 60_000 }).toBe('Completed');
   });
 });

@@ -1,5 +1,15 @@
+import { useLayoutEffect, useRef } from 'react';
 import Alert from '@mui/material/Alert';
 import { useOnline } from '../app/use-online';
+
+const HEIGHT_VARIABLE = '--offline-notice-height';
+
+/**
+ * The height the offline banner takes at the top of the window (0 while online), as a CSS
+ * length. The banner stays above everything, so what sits at the top of the window (the shell,
+ * a drawer's header) starts this far down rather than under it.
+ */
+export const offlineNoticeHeight = `var(${HEIGHT_VARIABLE}, 0px)`;
 
 /**
  * A banner across the top of the page while the browser is offline; `uploading` says that the
@@ -7,9 +17,29 @@ import { useOnline } from '../app/use-online';
  */
 export function OfflineNotice({ uploading = false }: { uploading?: boolean }) {
   const online = useOnline();
+  const banner = useRef<HTMLDivElement>(null);
+
+  // The banner's height depends on the window's width (its text wraps on a phone), so it is
+  // measured rather than assumed.
+  useLayoutEffect(() => {
+    const element = banner.current;
+    if (!element) return;
+    const root = document.documentElement.style;
+    const observer = new ResizeObserver(() => {
+      root.setProperty(HEIGHT_VARIABLE, `${element.offsetHeight}px`);
+    });
+    observer.observe(element);
+    root.setProperty(HEIGHT_VARIABLE, `${element.offsetHeight}px`);
+    return () => {
+      observer.disconnect();
+      root.removeProperty(HEIGHT_VARIABLE);
+    };
+  }, [online]);
+
   if (online) return null;
   return (
     <Alert
+      ref={banner}
       severity="error"
       variant="filled"
       square

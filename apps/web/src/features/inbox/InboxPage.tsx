@@ -1,13 +1,13 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useLocation, useParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
-import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import { useAppSelector } from '../../app/hooks';
 import { selectSelectedContract } from '../projects/projects-api';
 import { routePrefix } from '../shell/navigation';
 import { PackageDetailPane } from '../packages/PackageDetailPane';
 import { PackageListPane } from '../packages/PackageListPane';
+import { PackagePanes } from '../packages/PackagePanes';
 import { PackageRow } from '../packages/PackageRow';
 import { packageScreen } from '../packages/package-screen';
 import { usePackageContract } from '../packages/use-package-contract';
@@ -44,9 +44,7 @@ export function InboxPage() {
   useMarkSeenOnOpen(pkg?.slug, pkg ? !pkg.seen : false);
 
   return (
-    <Box
-      sx={{ display: 'flex', gap: 2, p: 3, height: '100%', minHeight: 0, boxSizing: 'border-box' }}
-    >
+    <PackagePanes opened={urlSlug !== undefined} list={{ to: `${prefix}/inbox`, title: 'Inbox' }}>
       <PackageListPane
         title="Inbox"
         label="Received packages"
@@ -92,7 +90,7 @@ export function InboxPage() {
       >
         {(shown) => <ReceivedPackageView pkg={shown} />}
       </PackageDetailPane>
-    </Box>
+    </PackagePanes>
   );
 }
 

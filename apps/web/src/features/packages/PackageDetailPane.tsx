@@ -1,11 +1,15 @@
 import { Fragment, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
+import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import ArrowBack from '@mui/icons-material/ArrowBack';
 import { firstErrorMessage } from '../../app/api-client';
 import { packageScreen } from './package-screen';
+import { usePaneLayout } from './PackagePanes';
 
 export interface PackageDetailPaneProps<P> {
   /** The package the list selected; none before there is one to choose. */
@@ -25,6 +29,8 @@ export function PackageDetailPane<P extends { expired: boolean }>(
   props: PackageDetailPaneProps<P>,
 ) {
   const { slug, pkg } = props;
+  const { shown, narrow, list } = usePaneLayout('detail');
+  if (!shown) return null;
   if (!slug) {
     return (
       <Paper
@@ -39,11 +45,28 @@ export function PackageDetailPane<P extends { expired: boolean }>(
   }
   return (
     <Paper
-      sx={{ flex: 1, p: 3, overflowY: 'auto', minHeight: 0, opacity: pkg?.expired ? 0.6 : 1 }}
+      sx={{
+        flex: 1,
+        minWidth: 0,
+        p: { xs: 2, md: 3 },
+        overflowY: 'auto',
+        minHeight: 0,
+        opacity: pkg?.expired ? 0.6 : 1,
+      }}
       component="section"
       aria-label="Package details"
       data-expired={pkg?.expired || undefined}
     >
+      {narrow && (
+        <Button
+          component={RouterLink}
+          to={list.to}
+          startIcon={<ArrowBack />}
+          sx={{ mb: 1, ml: -1 }}
+        >
+          Back to {list.title}
+        </Button>
+      )}
       {pkg ? (
         <Fragment key={slug}>{props.children(pkg)}</Fragment>
       ) : props.loading ? (

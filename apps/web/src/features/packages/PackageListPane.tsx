@@ -7,6 +7,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { packageScreen } from './package-screen';
+import { usePaneLayout } from './PackagePanes';
 
 export interface PackageListPaneProps {
   title: string;
@@ -25,9 +26,16 @@ export interface PackageListPaneProps {
 
 /** The left pane of Inbox and Sent: the packages a page at a time, newest first. */
 export function PackageListPane(props: PackageListPaneProps) {
+  const { shown, narrow } = usePaneLayout('list');
+  if (!shown) return null;
   return (
     <Paper
-      sx={{ width: 380, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}
+      sx={{
+        ...(narrow ? { flex: 1, minWidth: 0 } : { width: 380, flexShrink: 0 }),
+        display: 'flex',
+        flexDirection: 'column',
+        minHeight: 0,
+      }}
     >
       <Typography variant="h6" component="h1" sx={{ px: 3, pt: 2, pb: 1 }}>
         {props.title}

@@ -1,13 +1,13 @@
 import { useDeferredValue } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
-import Box from '@mui/material/Box';
 import { useAppSelector } from '../../app/hooks';
 import { usePagedList } from '../inbox/inbox-api';
 import { selectSelectedContract } from '../projects/projects-api';
 import { routePrefix } from '../shell/navigation';
 import { PackageDetailPane } from '../packages/PackageDetailPane';
 import { PackageListPane } from '../packages/PackageListPane';
+import { PackagePanes } from '../packages/PackagePanes';
 import { PackageRow } from '../packages/PackageRow';
 import { packageScreen } from '../packages/package-screen';
 import { usePackageContract } from '../packages/use-package-contract';
@@ -32,9 +32,7 @@ export function SentPage() {
   usePackageContract(urlSlug, pkg?.contract.slug, `${prefix}/sent`);
 
   return (
-    <Box
-      sx={{ display: 'flex', gap: 2, p: 3, height: '100%', minHeight: 0, boxSizing: 'border-box' }}
-    >
+    <PackagePanes opened={urlSlug !== undefined} list={{ to: `${prefix}/sent`, title: 'Sent' }}>
       <PackageListPane
         title="Sent"
         label="Sent packages"
@@ -65,6 +63,6 @@ export function SentPage() {
       >
         {(shown) => <SentPackageView pkg={shown} />}
       </PackageDetailPane>
-    </Box>
+    </PackagePanes>
   );
 }

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import ChevronRight from '@mui/icons-material/ChevronRight';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useOnline } from '../../app/use-online';
+import { offlineNoticeHeight } from '../../components/OfflineNotice';
 import { QueueRing } from './QueueRing';
 import { InterruptedUploadItem } from './InterruptedUploadItem';
 import { OtherTabUploadItem } from './OtherTabUploadItem';
@@ -78,7 +79,13 @@ export function TransferPanel() {
         onClose={collapse}
         slotProps={{
           paper: {
-            sx: { width: PANEL_EXPANDED_WIDTH, maxWidth: '100vw' },
+            sx: {
+              width: PANEL_EXPANDED_WIDTH,
+              maxWidth: '100vw',
+              // Below the offline banner, so the queue's header stays in reach while offline.
+              top: offlineNoticeHeight,
+              height: `calc(100% - ${offlineNoticeHeight})`,
+            },
             role: 'region',
             'aria-label': 'Upload queue',
           },
