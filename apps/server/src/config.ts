@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseFreeFloor, type FreeFloorSetting } from './storage/free-space';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -91,6 +92,18 @@ const environment = z.object({
   SWIFT_TEMPURL_KEY: z.string().min(16).optional(),
   SWIFT_ALTERNATIVE_URLS: z.string().optional(),
   STORE_FAULTS: storeFaults.optional(),
+  STORAGE_FREE_FLOOR: z
+    .string()
+    .transform((text, ctx) => {
+      const floor = parseFreeFloor(text);
+      if (floor) return floor;
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${text}' is not a size (512MiB, 2GB, bytes) or a share of the volume (10%)`,
+      });
+      return z.NEVER;
+    })
+    .optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -164,6 +177,11 @@ export type Config = Readonly<{
    */
   trustProxy: boolean | number | string[];
   storage: StorageSettings;
+  /**
+   * Free space the data folder's volume keeps for the embedded database: new objects are
+   * refused (507) while the volume is under it, and /healthcheck says degraded.
+   */
+  storageFreeFloor: FreeFloorSetting;
 }>;
 
 export class ConfigError extends Error {}
@@ -202,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     storage,
+    storageFreeFloor: e.STORAGE_FREE_FLOOR ?? { kind: 'default' as const },
   });
 }
 

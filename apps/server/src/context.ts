@@ -26,6 +26,7 @@ import {
   loadEmbeddedTempUrlKey,
   StorageError,
   StoreFaults,
+  FreeSpace,
   type EmbeddedStoreOptions,
   type StorageDriver,
 } from './storage';
@@ -54,6 +55,8 @@ export interface AppContext {
    * closes.
    */
   pendingWork: PendingWork;
+  /** The data folder's volume and the floor of free space kept for the embedded database. */
+  freeSpace: FreeSpace;
 }
 
 /** The background workers: built with the context, idle until `startWorkers` runs them. */
@@ -153,7 +156,8 @@ async function openOnDatabase(
     },
   };
 
-  const opened = options.storage === false ? null : await openStorage(config, db);
+  const freeSpace = new FreeSpace(config.dataDir, config.storageFreeFloor);
+  const opened = options.storage === false ? null : await openStorage(config, db, freeSpace);
   const storage = opened?.driver ?? unopenedStorage(config.storage.driver);
   const jobs = new JobRunner(db, log);
   jobs.register(REPORT_JOB, activityReportHandler(config));
@@ -184,6 +188,7 @@ async function openOnDatabase(
     jobs,
     storage,
     pendingWork,
+    freeSpace,
     workers,
     realtime,
     embeddedStore: opened?.embeddedStore ?? null,
@@ -202,6 +207,7 @@ async function openOnDatabase(
 async function openStorage(
   config: Config,
   db: Database,
+  freeSpace: FreeSpace,
 ): Promise<{ driver: StorageDriver; embeddedStore: EmbeddedStoreOptions | null }> {
   const settings = config.storage;
   if (settings.driver === 'swift') {
@@ -230,6 +236,7 @@ async function openStorage(
     // A sent package's objects no longer change, though its upload grants are still valid.
     isSealed: (container, key) => isSentPackageObject(db, container, key),
     faults: new StoreFaults(settings.faults),
+    freeSpace,
   };
   const driver = await createStorageDriver({
     driver: 'embedded',

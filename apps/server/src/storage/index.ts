@@ -9,3 +9,11 @@ export { embeddedStorePlugin, type EmbeddedStoreOptions } from './embedded/embed
 export { EmbeddedDriver } from './embedded/embedded-driver';
 export { StoreFaults, type StoreFaultCounts } from './embedded/faults';
 export { SwiftDriver } from './swift/swift-driver';
+export {
+  FreeSpace,
+  floorBytes,
+  parseFreeFloor,
+  type FreeFloorSetting,
+  type SpaceAdmission,
+  type VolumeSpace,
+} from './free-space';

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { contentRange, decideRange } from '../byte-range';
+import type { FreeSpace } from '../free-space';
 import type { SignatureDigest } from '../storage-driver';
 import { corsResponseHeaders, type CorsPolicy } from './cors';
 import { ObjectWriteError, type ObjectRecord } from './object-file';
@@ -21,9 +22,12 @@ export interface ObjectRequest {
   readonly container: ContainerRecord | null;
   /** Whether the object lies under a sealed prefix: no grant may write or delete it any more. */
   readonly isSealed: (key: string) => Promise<boolean>;
+  /** The volume's free-space floor, under which new objects are refused; none when null. */
+  readonly freeSpace: FreeSpace | null;
 }
 
 const SEALED = 'Forbidden: this object is sealed and can no longer change\n';
+const FULL = 'Insufficient Storage: the volume is full, try again once space is freed';
 
 /** Headers a TempURL may not set (Swift's DISALLOWED_INCOMING_HEADERS, plus SLO's reserved one). */
 const DISALLOWED_TEMPURL_HEADERS = [
@@ -50,6 +54,20 @@ export function answer(
 }
 
 const TEXT: Readonly<Record<string, string>> = { 'content-type': 'text/plain; charset=utf-8' };
+
+/**
+ * 507, as Swift's object servers answer for a full drive. A body not read to its end would hold
+ * the client (which sends it all before reading) and the connection: it is closed instead.
+ */
+export function insufficientStorage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: Pick<ObjectRequest, 'cors' | 'container'>,
+  body = `${FULL}\n`,
+): FastifyReply {
+  if (!request.raw.readableEnded) reply.header('connection', 'close');
+  return answer(request, reply, context, 507, TEXT, body);
+}
 
 function unauthorized(request: FastifyRequest, reply: FastifyReply, context: ObjectRequest) {
   return answer(request, reply, context, 401, TEXT, '401 Unauthorized: Temp URL invalid\n');
@@ -194,6 +212,8 @@ export async function storeObject(
   const expectedEtag = typeof etagHeader === 'string' ? etagHeader.replace(/"/g, '') : undefined;
 
   const key = context.target.key;
+  const admission = await context.freeSpace?.admit(expectedLength ?? 0);
+  if (admission?.admitted === false) return insufficientStorage(request, reply, context);
   try {
     const stored = await context.store.writeObject(
       { container: context.target.container, key },
@@ -220,7 +240,10 @@ export async function storeObject(
     if (!(error instanceof ObjectWriteError)) throw error;
     if (error.reason === 'too_large') return refuse(413, 'Your request is too large.');
     if (error.reason === 'etag_mismatch') return refuse(422, 'Unprocessable Entity', false);
+    if (error.reason === 'no_space') return insufficientStorage(request, reply, context);
     return refuse(499, 'Client Closed Request');
+  } finally {
+    admission?.release();
   }
 }
 
