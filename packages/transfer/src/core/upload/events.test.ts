@@ -19,6 +19,7 @@ const record = (status: UploadStatus, completedFiles = 0): UploadRecord => ({
     estimated: null,
   },
   status,
+  pausedFor: status === 'PAUSED' ? 'person' : null,
   error: null,
   cancelled: false,
 });

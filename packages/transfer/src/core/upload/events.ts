@@ -9,7 +9,7 @@ export type UploadStatus =
   | 'UPLOADING'
   /** Some files failed an attempt and are being sent again. */
   | 'RETRYING'
-  /** Stopped by the person; nothing is sent until Resume. */
+  /** Stopped (see `pausedFor`); nothing is sent until it resumes. */
   | 'PAUSED'
   /** Every byte is in storage and reported; finalising comes next. */
   | 'UPLOADED'
@@ -23,6 +23,22 @@ export type UploadStatus =
   | 'INCOMPLETE'
   /** Files failed every retry, or the error rate aborted the upload; Retry sends the failed files. */
   | 'FAILED';
+
+/**
+ * Why an upload is PAUSED. The person's pause waits for Resume; the others resume by themselves
+ * once their cause has passed (Resume tries at once).
+ */
+export type PauseReason =
+  /** The person pressed Pause. */
+  | 'person'
+  /** Storage answered 507 Insufficient Storage: its volume is full; the engine probes it. */
+  | 'storage_full';
+
+/** What the UI and the CLI say about a pause the person did not ask for. */
+export const pauseMessages: Readonly<Record<PauseReason, string | null>> = {
+  person: null,
+  storage_full: 'Storage is full: the upload is paused',
+};
 
 /** A file that failed, as the person picked it (so the same file can be picked again). */
 export interface FileRef {
@@ -58,6 +74,8 @@ export interface UploadRecord {
   failedFiles: FileRef[];
   progress: UploadProgress;
   status: UploadStatus;
+  /** Why it is PAUSED; null in every other status. */
+  pausedFor: PauseReason | null;
   /** Why it failed or is incomplete, in the engine's words (never a URL or a secret). */
   error: string | null;
   /** Cancelled by the person: the upload is over and leaves the queue (its package is never sent). */

@@ -3,6 +3,7 @@ import type { ByteSource } from '../ports';
 import {
   canMove,
   type FileRef,
+  type PauseReason,
   type UploadListener,
   type UploadRecord,
   type UploadStatus,
@@ -60,6 +61,7 @@ export class UploadTracker {
         estimated: null,
       },
       status: 'QUEUED',
+      pausedFor: null,
       error: null,
       cancelled: false,
     };
@@ -75,8 +77,15 @@ export class UploadTracker {
     return () => this.listeners.delete(listener);
   }
 
-  /** Moves to `status`; throws on a move the status machine does not have (an engine bug). */
-  move(status: UploadStatus, error: string | null = this.record.error): void {
+  /**
+   * Moves to `status` (PAUSED for `pausedFor`, the person by default); throws on a move the
+   * status machine does not have (an engine bug).
+   */
+  move(
+    status: UploadStatus,
+    error: string | null = this.record.error,
+    pausedFor: PauseReason = 'person',
+  ): void {
     const from = this.record.status;
     if (from === status) return;
     if (!canMove(from, status)) throw new Error(`an upload cannot go from ${from} to ${status}`);
@@ -84,6 +93,7 @@ export class UploadTracker {
     this.record = {
       ...this.record,
       status,
+      pausedFor: status === 'PAUSED' ? pausedFor : null,
       error,
       ...(status === 'UPLOADING' && this.record.startDate === null ? { startDate: at } : {}),
       ...(status === 'COMPLETED' || status === 'FORCE_COMPLETED'

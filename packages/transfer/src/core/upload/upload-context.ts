@@ -87,6 +87,8 @@ export async function openUpload(
     api: PackageApi;
     tracker: UploadTracker;
     observe: (status: number) => void;
+    /** Storage is full: the runner pauses the upload. */
+    storageFull: () => void;
     /** Storage requests on their way at once. */
     workers: number;
   },
@@ -128,6 +130,7 @@ export async function openUpload(
     packedBytes: new Slots(PACKED_BYTES_AT_ONCE),
     packing: new Slots(PACKING_AT_ONCE),
     observe: parts.observe,
+    storageFull: parts.storageFull,
     random: parts.random,
     confirmed: new Set(),
     reporting: new Map(),

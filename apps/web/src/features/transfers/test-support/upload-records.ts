@@ -42,6 +42,7 @@ export function uploadOf(id: string, status: UploadStatus, changes: RecordChange
       ...progress,
     },
     status,
+    pausedFor: status === 'PAUSED' ? 'person' : null,
     error: null,
     cancelled: false,
     ...fields,
