@@ -21,11 +21,12 @@ export async function checkHealth(ctx: Pick<Context, 'db' | 'freeSpace'>): Promi
   const problems: string[] = [];
   const writes = await databaseWrites(ctx.db);
   if (!writes) problems.push('The database cannot commit a write.');
-  const space = await ctx.freeSpace.measure().catch(() => null);
-  if (!space) problems.push('The free space of the data folder cannot be read.');
-  else if (space.freeBytes - space.reservedBytes < space.floorBytes) {
+  const verdict = await ctx.freeSpace.refusing().catch(() => null);
+  const space = verdict?.space;
+  if (!verdict) problems.push('The free space of the data folder cannot be read.');
+  else if (verdict.refusing && space) {
     problems.push(
-      `Storage is full: ${formatSize(space.freeBytes)} free, under the floor of ` +
+      `Storage is full: ${formatSize(space.freeBytes)} free, at the floor of ` +
         `${formatSize(space.floorBytes)} kept for the database (STORAGE_FREE_FLOOR); ` +
         'new files are refused (507) until space is freed.',
     );

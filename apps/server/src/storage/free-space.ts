@@ -91,6 +91,8 @@ export type SpaceAdmission =
  */
 export class FreeSpace {
   private reserved = 0;
+  /** The size of the last write refused, while a write of that size would still be refused. */
+  private refusedBytes: number | null = null;
 
   constructor(
     /** A folder on the volume to watch: the data folder. */
@@ -109,10 +111,16 @@ export class FreeSpace {
     };
   }
 
-  /** Whether the volume is under its floor now. */
-  async isUnderFloor(): Promise<boolean> {
+  /**
+   * Whether new files are being refused: the volume is under its floor, or the last write refused
+   * for space would still be refused now (the volume sits just above the floor, too close for the
+   * files people send). The operator's signal to free space.
+   */
+  async refusing(): Promise<{ refusing: boolean; space: VolumeSpace }> {
     const space = await this.measure();
-    return space.freeBytes - space.reservedBytes < space.floorBytes;
+    const room = space.freeBytes - space.reservedBytes - space.floorBytes;
+    if (this.refusedBytes !== null && room >= this.refusedBytes) this.refusedBytes = null;
+    return { refusing: room < 0 || this.refusedBytes !== null, space };
   }
 
   /**
@@ -122,8 +130,10 @@ export class FreeSpace {
   async admit(bytes: number): Promise<SpaceAdmission> {
     const space = await this.measure();
     if (space.freeBytes - space.reservedBytes - bytes < space.floorBytes) {
+      this.refusedBytes = bytes;
       return { admitted: false, space };
     }
+    if (this.refusedBytes !== null && bytes >= this.refusedBytes) this.refusedBytes = null;
     this.reserved += bytes;
     let released = false;
     return {
