@@ -205,6 +205,8 @@ async function formPost(request: FastifyRequest, reply: FastifyReply, context: O
     isSealed: context.isSealed,
     onError: (error) => request.log.error({ err: error }, 'FormPost could not store a file'),
   }).finally(() => admission?.release());
+  // A form the volume filled up under: its answer is read like any 507's (see insufficientStorage).
+  if (result.status === 507) return insufficientStorage(request, reply, context, result.body);
   if (result.closeConnection) reply.header('connection', 'close');
   return answer(request, reply, context, result.status, result.headers, result.body);
 }

@@ -73,7 +73,6 @@ function signedPut(key: string): string {
 
 interface Answer {
   status: number;
-  connection: string | undefined;
   body: string;
 }
 
@@ -92,9 +91,7 @@ function put(url: string, size: number, chunked = false): Promise<Answer> {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (text: string) => (body += text));
-      response.on('end', () =>
-        resolve({ status: response.statusCode!, connection: response.headers.connection, body }),
-      );
+      response.on('end', () => resolve({ status: response.statusCode!, body }));
     });
     // A refused body ends in a reset once the answer is in; the answer is what counts.
     request.on('error', (error) => setTimeout(() => reject(error), 1000));
@@ -120,12 +117,22 @@ async function health() {
 const tempFiles = () => readdir(path.join(mountPoint, 'data', 'objects', '.tmp'));
 
 describe('a full volume', () => {
-  it('refuses a new object under the floor with 507 at once, the connection closed, and says degraded', async () => {
+  it('refuses a new object under the floor with 507 without storing its body, and says degraded', async () => {
     const ballast = await ballastLeaving(FLOOR + 2 * MB);
     try {
       const answer = await put(signedPut('under-floor.bin'), 8 * MB);
       expect(answer.status).toBe(507);
-      expect(answer.connection).toBe('close');
+      // A client that sends the whole body before it reads (Node's fetch) gets the answer too:
+      // the refused body is read and dropped, not left to a closed connection.
+      const fetched = await fetch(
+        signedPut('under-floor.bin').replace(/^https?:\/\/[^/]+/, origin),
+        {
+          method: 'PUT',
+          body: new Blob([Buffer.alloc(8 * MB)]),
+        },
+      );
+      expect(fetched.status).toBe(507);
+      expect(await fetched.text()).toMatch(/^Insufficient Storage/);
       expect(answer.body).toMatch(/^Insufficient Storage/);
       expect(
         await server.ctx.storage.head({ container: CONTAINER, key: 'under-floor.bin' }),
@@ -145,7 +152,6 @@ describe('a full volume', () => {
     try {
       const answer = await put(signedPut('filling.bin'), FLOOR + 6 * MB, true);
       expect(answer.status).toBe(507);
-      expect(answer.connection).toBe('close');
       expect(
         await server.ctx.storage.head({ container: CONTAINER, key: 'filling.bin' }),
       ).toBeNull();

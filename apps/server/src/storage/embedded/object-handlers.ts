@@ -56,17 +56,34 @@ export function answer(
 const TEXT: Readonly<Record<string, string>> = { 'content-type': 'text/plain; charset=utf-8' };
 
 /**
- * 507, as Swift's object servers answer for a full drive. A body not read to its end would hold
- * the client (which sends it all before reading) and the connection: it is closed instead.
+ * 507, as Swift's object servers answer for a full drive, once the rest of the body is read and
+ * dropped: clients that send the whole body before they read (browsers' XHR, Node's fetch,
+ * Python's http.client) would otherwise meet a closed connection and never see the answer
+ * (Node's fetch reports EPIPE), so they would retry instead of waiting for space. Nothing of it is
+ * written. A body that cannot be read to its end (the client went away) closes the connection.
  */
-export function insufficientStorage(
+export async function insufficientStorage(
   request: FastifyRequest,
   reply: FastifyReply,
   context: Pick<ObjectRequest, 'cors' | 'container'>,
   body = `${FULL}\n`,
-): FastifyReply {
+): Promise<FastifyReply> {
+  await dropRestOfBody(request.raw);
   if (!request.raw.readableEnded) reply.header('connection', 'close');
   return answer(request, reply, context, 507, TEXT, body);
+}
+
+/** Reads what is left of a request body into nothing; settles when it ends or breaks off. */
+function dropRestOfBody(
+  body: NodeJS.ReadableStream & { readableEnded: boolean; destroyed: boolean },
+) {
+  if (body.readableEnded || body.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    body.once('end', () => resolve());
+    body.once('close', () => resolve());
+    body.once('error', () => resolve());
+    body.resume();
+  });
 }
 
 function unauthorized(request: FastifyRequest, reply: FastifyReply, context: ObjectRequest) {
