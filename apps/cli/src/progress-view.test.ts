@@ -21,7 +21,7 @@ const record = (status: UploadRecord['status'], completedBytes: number): UploadR
     estimated: (2_000_000_000 - completedBytes) / 50_000_000,
   },
   status,
-  pausedFor: null,
+  pausedFor: status === 'PAUSED' ? 'person' : null,
   error: null,
   cancelled: false,
 });

@@ -17,7 +17,7 @@ const percentOf = (record: UploadRecord) => {
 export function progressLine(record: UploadRecord): string {
   const p = record.progress;
   const parts = [
-    `${record.status} ${percentOf(record)}%`,
+    `${record.status}${record.pausedFor === 'storage_full' ? ' (storage is full)' : ''} ${percentOf(record)}%`,
     `${formatSize(p.completedBytes)} of ${formatSize(p.totalBytes)}`,
     `${p.completedFiles} of ${p.totalFiles} files`,
   ];
@@ -65,7 +65,9 @@ function terminalBar(stream: NodeJS.WriteStream): ProgressView {
         state:
           record.status === 'UPLOADING'
             ? formatRate(p.rate)
-            : record.status.toLowerCase().replace('_', ' '),
+            : record.pausedFor === 'storage_full'
+              ? 'paused: storage is full'
+              : record.status.toLowerCase().replace('_', ' '),
         left:
           record.status === 'UPLOADING' && p.estimated !== null
             ? `${formatDuration(p.estimated)} left`

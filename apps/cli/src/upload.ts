@@ -1,6 +1,7 @@
 import {
   FetchHttpClient,
   nodeUploadPorts,
+  pauseMessages,
   UploadRunner,
   type ApiTarget,
   type FileRef,
@@ -33,11 +34,23 @@ export interface UploadJob {
 const LISTED_FILES = 10;
 
 /**
+ * Said once when storage is full. The command waits rather than ending: the engine tries again
+ * by itself and sends only what is missing, and a full volume is mended by its operator or the
+ * server's own sweep of expired packages, often within minutes. Ending would leave a delivery
+ * script to retry blindly; waiting sends the package as soon as it can, and Ctrl-C still stops
+ * it with the ledger kept.
+ */
+const STORAGE_FULL_LINE =
+  `${pauseMessages.storage_full}. It resumes by itself once the server has space again; ` +
+  'Ctrl-C stops it, and the same command run later sends the rest.';
+
+/**
  * Sends the plan's files into the package with the engine, keeping the ledger in `ledgerFile`,
  * and resolves once the package is sent. When files fail their retries (FAILED) or the server
  * does not accept the package (INCOMPLETE) it stops and throws: a person at the browser would
  * press Retry, a script runs the command again, which sends only what is missing. A stop by
  * `io.signal` ends the upload the way a crash does (the ledger kept) and throws its reason.
+ * When storage is full (507) it says so once and waits while the engine pauses and resumes.
  */
 export async function runUpload(job: UploadJob, io: UploadIo): Promise<UploadRecord> {
   const failed = new AbortController();
@@ -52,8 +65,13 @@ export async function runUpload(job: UploadJob, io: UploadIo): Promise<UploadRec
     nodeUploadPorts({ ledgerFile: job.ledgerFile, http: new FetchHttpClient() }),
   );
   let stuck: UploadRecord | null = null;
+  let saidStorageFull = false;
   const unsubscribe = runner.subscribe((record) => {
     io.progress.show(record);
+    if (record.pausedFor === 'storage_full' && !saidStorageFull) {
+      saidStorageFull = true;
+      io.say(STORAGE_FULL_LINE);
+    }
     if (!stuck && (record.status === 'FAILED' || record.status === 'INCOMPLETE')) {
       stuck = record;
       failed.abort(new Error(record.status));

@@ -2,10 +2,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Config } from './config';
 import { createContext, type Context, type ContextOptions } from './context';
-import { databaseAnswers } from './db/client';
 import { apiPlugin } from './api';
 import { apiDocs } from './http/api-docs';
 import { installErrorHandler } from './http/error-handler';
+import { checkHealth } from './http/health';
 import type { RegisteredRoute } from './http/routes';
 import { installSecurityHeaders } from './http/security-headers';
 import { serveWebApp } from './http/web-app';
@@ -97,8 +97,8 @@ export async function buildHttpApp(ctx: Context): Promise<HttpApp> {
   await apiDocs(app);
 
   app.get('/healthcheck', async (_request, reply) => {
-    const ok = await databaseAnswers(ctx.db);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'database unavailable' });
+    const health = await checkHealth(ctx);
+    return reply.code(health.status === 'database unavailable' ? 503 : 200).send(health);
   });
 
   serveWebApp(app, config.webDist);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseFreeFloor, type FreeFloorSetting } from './storage/free-space';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -92,6 +93,18 @@ const environment = z.object({
   SWIFT_ALTERNATIVE_URLS: z.string().optional(),
   STORE_FAULTS: storeFaults.optional(),
   HELP_URL: optionalUrl,
+  STORAGE_FREE_FLOOR: z
+    .string()
+    .transform((text, ctx) => {
+      const floor = parseFreeFloor(text);
+      if (floor) return floor;
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${text}' is not a size (512MiB, 2GB, bytes) or a share of the volume (10%)`,
+      });
+      return z.NEVER;
+    })
+    .optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -167,6 +180,11 @@ export type Config = Readonly<{
   storage: StorageSettings;
   /** The operator's help centre the help links open; null: the help page inside the product. */
   helpUrl: string | null;
+  /**
+   * Free space the data folder's volume keeps for the embedded database: new objects are
+   * refused (507) while the volume is under it, and /healthcheck says degraded.
+   */
+  storageFreeFloor: FreeFloorSetting;
 }>;
 
 export class ConfigError extends Error {}
@@ -206,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     storage,
     helpUrl: e.HELP_URL ?? null,
+    storageFreeFloor: e.STORAGE_FREE_FLOOR ?? { kind: 'default' as const },
   });
 }
 

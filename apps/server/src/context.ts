@@ -28,6 +28,7 @@ import {
   loadEmbeddedTempUrlKey,
   StorageError,
   StoreFaults,
+  FreeSpace,
   type EmbeddedStoreOptions,
   type StorageDriver,
 } from './storage';
@@ -57,6 +58,8 @@ export interface AppContext {
    * closes.
    */
   pendingWork: PendingWork;
+  /** The data folder's volume and the floor of free space kept for the embedded database. */
+  freeSpace: FreeSpace;
 }
 
 /** The background workers: built with the context, idle until `startWorkers` runs them. */
@@ -156,7 +159,8 @@ async function openOnDatabase(
     },
   };
 
-  const opened = options.storage === false ? null : await openStorage(config, db);
+  const freeSpace = new FreeSpace(config.dataDir, config.storageFreeFloor);
+  const opened = options.storage === false ? null : await openStorage(config, db, freeSpace);
   const storage = opened?.driver ?? unopenedStorage(config.storage.driver);
   const jobs = new JobRunner(db, log);
   jobs.register(REPORT_JOB, activityReportHandler(config));
@@ -188,6 +192,7 @@ async function openOnDatabase(
     jobs,
     storage,
     pendingWork,
+    freeSpace,
     workers,
     realtime,
     embeddedStore: opened?.embeddedStore ?? null,
@@ -206,6 +211,7 @@ async function openOnDatabase(
 async function openStorage(
   config: Config,
   db: Database,
+  freeSpace: FreeSpace,
 ): Promise<{ driver: StorageDriver; embeddedStore: EmbeddedStoreOptions | null }> {
   const settings = config.storage;
   if (settings.driver === 'swift') {
@@ -244,6 +250,7 @@ async function openStorage(
         return true;
       }),
     faults: new StoreFaults(settings.faults),
+    freeSpace,
   };
   const driver = await createStorageDriver({
     driver: 'embedded',

@@ -61,4 +61,6 @@ export const messages = {
     unavailable: 'Filesystem constraints not available',
     failed: 'Failed to fetch constraints',
   },
+  /** Answered with 507 while the server's storage volume is under its free-space floor. */
+  storage: { full: 'Storage is full: new files cannot be stored until space is freed.' },
 } as const;

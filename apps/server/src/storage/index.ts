@@ -10,3 +10,11 @@ export { EmbeddedDriver } from './embedded/embedded-driver';
 export type { WriteAdmission, PrefixBudget } from './embedded/write-allowance';
 export { StoreFaults, type StoreFaultCounts } from './embedded/faults';
 export { SwiftDriver } from './swift/swift-driver';
+export {
+  FreeSpace,
+  floorBytes,
+  parseFreeFloor,
+  type FreeFloorSetting,
+  type SpaceAdmission,
+  type VolumeSpace,
+} from './free-space';

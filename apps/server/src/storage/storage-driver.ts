@@ -208,7 +208,9 @@ export type StorageErrorCode =
   | 'invalid_manifest'
   | 'invalid_name'
   | 'unauthorized'
-  | 'unavailable';
+  | 'unavailable'
+  /** The storage volume is full (Swift's 507; ENOSPC or the free-space floor on the embedded store). */
+  | 'insufficient_storage';
 
 /** A storage failure with a stable code; match on `code`, never on the message. */
 export class StorageError extends Error {

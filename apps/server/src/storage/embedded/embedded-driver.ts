@@ -20,7 +20,7 @@ import {
   type StoredManifest,
   type TempUrlRequest,
 } from '../storage-driver';
-import type { ObjectRecord } from './object-file';
+import { ObjectWriteError, type ObjectRecord } from './object-file';
 import { MAX_OBJECT_BYTES, ObjectFileStore } from './object-file-store';
 import { etagMatches } from './conditional';
 import { invalidContainerName, invalidObjectName } from './object-path';
@@ -115,17 +115,26 @@ export class EmbeddedDriver implements StorageDriver {
       throw new StorageError('not_found', `container ${location.container} does not exist`);
     }
     const manifest = await buildManifest(this.store, segments, location);
-    await this.store.writeObject(
-      location,
-      {
-        key: location.key,
-        contentType: options.contentType ?? 'application/octet-stream',
-        metadata: lowerCaseKeys(options.metadata ?? {}),
-        manifest: { sloEtag: manifest.sloEtag, sloSize: manifest.sloSize },
-      },
-      manifest.json,
-      { maxBytes: MAX_OBJECT_BYTES },
-    );
+    // A manifest is a few kilobytes that finish a file whose segments are stored: it may use the
+    // floor kept for the database, but not bytes the volume does not have.
+    await this.store
+      .writeObject(
+        location,
+        {
+          key: location.key,
+          contentType: options.contentType ?? 'application/octet-stream',
+          metadata: lowerCaseKeys(options.metadata ?? {}),
+          manifest: { sloEtag: manifest.sloEtag, sloSize: manifest.sloSize },
+        },
+        manifest.json,
+        { maxBytes: MAX_OBJECT_BYTES },
+      )
+      .catch((error: unknown) => {
+        if (error instanceof ObjectWriteError && error.reason === 'no_space') {
+          throw new StorageError('insufficient_storage', error.message);
+        }
+        throw error;
+      });
     return { etag: manifest.sloEtag, sizeBytes: manifest.sloSize };
   }
 

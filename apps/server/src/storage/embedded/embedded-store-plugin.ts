@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FreeSpace } from '../free-space';
 import type { SignatureDigest } from '../storage-driver';
 import { preflight, type CorsPolicy } from './cors';
 import {
@@ -10,6 +11,7 @@ import {
 import { handleFormPost } from './formpost';
 import {
   answer,
+  insufficientStorage,
   removeObject,
   serveObject,
   storeObject,
@@ -60,6 +62,12 @@ export interface EmbeddedStoreOptions {
    * caller keeps the object and may change its settings at any time.
    */
   readonly faults?: StoreFaults;
+  /**
+   * The volume's free-space floor: new objects (PUT, FormPost) are refused with 507 while the
+   * volume is under it, so what else shares the volume (the embedded database) never runs out
+   * first. Nothing is refused before the volume is full when omitted.
+   */
+  readonly freeSpace?: FreeSpace;
 }
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
@@ -102,6 +110,12 @@ export async function embeddedStorePlugin(
         .code(status)
         .headers(TEXT)
         .send(`${message ?? 'Bad Request'}\n`);
+    }
+    // A full volume is no fault of the store's code: the client waits for space, as after a 507.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      request.log.warn({ err: error }, 'embedded store: the volume is full');
+      return insufficientStorage(request, reply, { cors, container: null });
     }
     // A client that goes away mid-body (a cancelled or interrupted upload) is not a fault of
     // the store: the engine sends the object again.
@@ -149,6 +163,7 @@ export async function embeddedStorePlugin(
         await publish();
         return true;
       },
+      freeSpace: options.freeSpace ?? null,
     };
     // A browser reports a failed preflight as a CORS error, never as the status the engine
     // must react to, so faults start at the object request itself.
@@ -208,6 +223,12 @@ async function formPost(request: FastifyRequest, reply: FastifyReply, context: O
     reply.header('connection', 'close');
     return answer(request, reply, context, 401, TEXT, 'Unauthorized\n');
   }
+  // The form's length stands for its files': every byte of it may become an object.
+  const length = Number(request.headers['content-length'] ?? 0);
+  const admission = await context.freeSpace?.admit(Number.isFinite(length) ? length : 0);
+  if (admission?.admitted === false) {
+    return insufficientStorage(request, reply, context, 'FormPost: Insufficient Storage');
+  }
   const result = await handleFormPost(request.raw, {
     store: context.store,
     target: context.target,
@@ -218,7 +239,9 @@ async function formPost(request: FastifyRequest, reply: FastifyReply, context: O
     admitWrite: context.admitWrite,
     publishUnlessSealed: context.publishUnlessSealed,
     onError: (error) => request.log.error({ err: error }, 'FormPost could not store a file'),
-  });
+  }).finally(() => admission?.release());
+  // A form the volume filled up under: its answer is read like any 507's (see insufficientStorage).
+  if (result.status === 507) return insufficientStorage(request, reply, context, result.body);
   if (result.closeConnection) reply.header('connection', 'close');
   return answer(request, reply, context, result.status, result.headers, result.body);
 }

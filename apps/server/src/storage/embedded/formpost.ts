@@ -50,7 +50,7 @@ export interface FormPostContext {
 /** An outcome that ends the form at once, answered without the redirect (Swift's exceptions). */
 class FormRefused extends Error {
   constructor(
-    readonly status: 400 | 401 | 413,
+    readonly status: 400 | 401 | 413 | 507,
     message: string,
   ) {
     super(message);
@@ -104,7 +104,7 @@ export function handleFormPost(
       respond({
         status: error.status,
         headers: { 'content-type': 'text/plain' },
-        body: `FormPost: ${error.status === 401 ? title(error.message) : error.message}`,
+        body: `FormPost: ${error.status === 400 ? error.message : title(error.message)}`,
       });
 
     const finalResponse = () => {
@@ -221,6 +221,10 @@ export function handleFormPost(
           status = '403 Forbidden';
           message = 'this object is sealed and can no longer change';
           return;
+        }
+        // The volume filled up under this file: it is not stored, nor are the ones after it.
+        if (error instanceof ObjectWriteError && error.reason === 'no_space') {
+          throw new FormRefused(507, 'insufficient storage');
         }
         throw error;
       } finally {

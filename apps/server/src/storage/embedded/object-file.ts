@@ -50,7 +50,8 @@ export interface ObjectRecord {
 
 export type NewObjectRecord = Omit<ObjectRecord, 'etag' | 'size' | 'lastModified'>;
 
-export type WriteFailure = 'too_large' | 'length_mismatch' | 'etag_mismatch' | 'sealed';
+export type WriteFailure =
+  'too_large' | 'length_mismatch' | 'etag_mismatch' | 'sealed' | 'no_space';
 
 /** A body refused while it was written; nothing was published. */
 export class ObjectWriteError extends Error {
@@ -61,6 +62,19 @@ export class ObjectWriteError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The file system's "full": no space (ENOSPC), or the user's quota spent (EDQUOT). */
+function isNoSpace(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/** A full file system in the store's words, so the store answers 507 and not 500. */
+function noSpaceInOurWords(error: unknown): unknown {
+  return isNoSpace(error)
+    ? new ObjectWriteError('no_space', 'Insufficient Storage: the volume is full')
+    : error;
 }
 
 export interface WriteLimits {
@@ -165,7 +179,9 @@ export async function publishObjectFile(
     tempPath,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
     0o644,
-  );
+  ).catch((error: unknown) => {
+    throw noSpaceInOurWords(error);
+  });
   let published = false;
   let hasher: Md5Hasher | null = null;
   try {
@@ -209,6 +225,9 @@ export async function publishObjectFile(
     }
     published = true;
     return final;
+  } catch (error) {
+    // Whatever part of the object reached the disk goes with its temp file below.
+    throw noSpaceInOurWords(error);
   } finally {
     if (!published) {
       hasher?.discard();

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { contentRange, decideRange } from '../byte-range';
+import type { FreeSpace } from '../free-space';
 import type { SignatureDigest } from '../storage-driver';
 import { corsResponseHeaders, type CorsPolicy } from './cors';
 import { ObjectWriteError, type ObjectRecord } from './object-file';
@@ -29,9 +30,12 @@ export interface ObjectRequest {
   ) => Promise<AdmittedWrite | RefusedWrite>;
   /** Publishes a write unless the object is sealed by then (false), as one step against sealing. */
   readonly publishUnlessSealed: (key: string, publish: () => Promise<void>) => Promise<boolean>;
+  /** The volume's free-space floor, under which new objects are refused; none when null. */
+  readonly freeSpace: FreeSpace | null;
 }
 
 const SEALED = 'Forbidden: this object is sealed and can no longer change\n';
+const FULL = 'Insufficient Storage: the volume is full, try again once space is freed';
 
 /** Headers a TempURL may not set (Swift's DISALLOWED_INCOMING_HEADERS, plus SLO's reserved one). */
 const DISALLOWED_TEMPURL_HEADERS = [
@@ -65,6 +69,37 @@ export function answer(
 }
 
 const TEXT: Readonly<Record<string, string>> = { 'content-type': 'text/plain; charset=utf-8' };
+
+/**
+ * 507, as Swift's object servers answer for a full drive, once the rest of the body is read and
+ * dropped: clients that send the whole body before they read (browsers' XHR, Node's fetch,
+ * Python's http.client) would otherwise meet a closed connection and never see the answer
+ * (Node's fetch reports EPIPE), so they would retry instead of waiting for space. Nothing of it is
+ * written. A body that cannot be read to its end (the client went away) closes the connection.
+ */
+export async function insufficientStorage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: Pick<ObjectRequest, 'cors' | 'container'>,
+  body = `${FULL}\n`,
+): Promise<FastifyReply> {
+  await dropRestOfBody(request.raw);
+  if (!request.raw.readableEnded) reply.header('connection', 'close');
+  return answer(request, reply, context, 507, TEXT, body);
+}
+
+/** Reads what is left of a request body into nothing; settles when it ends or breaks off. */
+function dropRestOfBody(
+  body: NodeJS.ReadableStream & { readableEnded: boolean; destroyed: boolean },
+) {
+  if (body.readableEnded || body.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    body.once('end', () => resolve());
+    body.once('close', () => resolve());
+    body.once('error', () => resolve());
+    body.resume();
+  });
+}
 
 function unauthorized(request: FastifyRequest, reply: FastifyReply, context: ObjectRequest) {
   return answer(request, reply, context, 401, TEXT, '401 Unauthorized: Temp URL invalid\n');
@@ -218,6 +253,11 @@ export async function storeObject(
       `${admitted.status === 403 ? 'Forbidden' : 'Your request is too large'}: ${admitted.refused}`,
     );
   }
+  const admission = await context.freeSpace?.admit(expectedLength ?? 0);
+  if (admission?.admitted === false) {
+    admitted.settle(null);
+    return insufficientStorage(request, reply, context);
+  }
   let stored: ObjectRecord | null = null;
   try {
     stored = await context.store.writeObject(
@@ -246,9 +286,11 @@ export async function storeObject(
     if (error.reason === 'too_large') return refuse(413, 'Your request is too large.');
     if (error.reason === 'etag_mismatch') return refuse(422, 'Unprocessable Entity', false);
     if (error.reason === 'sealed') return refuse(403, SEALED.trim(), false);
+    if (error.reason === 'no_space') return insufficientStorage(request, reply, context);
     return refuse(499, 'Client Closed Request');
   } finally {
     admitted.settle(stored);
+    admission?.release();
   }
 }
 

@@ -46,7 +46,12 @@ function unquote(etag: string | null): string {
 
 async function failure(response: Response, what: string): Promise<StorageError> {
   const text = (await response.text().catch(() => '')).slice(0, 500);
-  const code = response.status === 401 || response.status === 403 ? 'unauthorized' : 'unavailable';
+  const code =
+    response.status === 401 || response.status === 403
+      ? 'unauthorized'
+      : response.status === 507
+        ? 'insufficient_storage'
+        : 'unavailable';
   return new StorageError(code, `Swift ${what}: ${response.status} ${text}`.trim());
 }
 

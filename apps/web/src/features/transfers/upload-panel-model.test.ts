@@ -8,6 +8,7 @@ import {
   queueTone,
   sentMessageOf,
   uploadPercent,
+  uploadTone,
 } from './upload-panel-model';
 
 describe('the upload panel', () => {
@@ -56,6 +57,14 @@ describe('the upload panel', () => {
       'We experienced an issue completing your package. Please retry or cancel.',
     );
     expect(bannerOf(uploadOf('a', 'UPLOADING'))).toBeNull();
+    expect(bannerOf(uploadOf('a', 'PAUSED'))).toBeNull();
+    const full = uploadOf('a', 'PAUSED', { pausedFor: 'storage_full' });
+    expect(bannerOf(full)).toEqual({
+      severity: 'warning',
+      text: 'Storage is full: the upload is paused',
+      viewFiles: false,
+    });
+    expect(uploadTone(full)).toBe('warning');
     expect(sentMessageOf(uploadOf('a', 'COMPLETED'))).toMatch(/recipients have been emailed/);
     expect(sentMessageOf(uploadOf('a', 'COMPLETING'))).toBeNull();
   });

@@ -1,4 +1,9 @@
-import { isSettled, type UploadRecord, type UploadStatus } from '@filerunner/transfer';
+import {
+  isSettled,
+  pauseMessages,
+  type UploadRecord,
+  type UploadStatus,
+} from '@filerunner/transfer';
 import { percentOf } from './transfer-format';
 
 /** The panel's widths: a ring when collapsed, the queue when expanded. */
@@ -40,6 +45,8 @@ const toneOfStatus: Record<UploadStatus, Tone> = {
 };
 
 export function uploadTone(upload: UploadRecord): Tone {
+  // Paused by a full storage, the upload resumes by itself once space returns: trouble in hand.
+  if (upload.status === 'PAUSED' && upload.pausedFor === 'storage_full') return 'warning';
   return toneOfStatus[upload.status];
 }
 
@@ -100,6 +107,11 @@ export function bannerOf(upload: UploadRecord): UploadBanner | null {
       return { severity: 'warning', text: uploadBannerText.retrying, viewFiles: false };
     case 'INCOMPLETE':
       return { severity: 'error', text: uploadBannerText.incomplete, viewFiles: false };
+    case 'PAUSED': {
+      // A pause the person did not ask for says why; theirs needs no banner.
+      const text = upload.pausedFor ? pauseMessages[upload.pausedFor] : null;
+      return text ? { severity: 'warning', text, viewFiles: false } : null;
+    }
     default:
       return null;
   }

@@ -24,18 +24,34 @@ export type UploadStatus =
   /** Files failed every retry, or the error rate aborted the upload; Retry sends the failed files. */
   | 'FAILED';
 
+/**
+ * Why an upload is PAUSED. The person's pause waits for Resume; the others resume by themselves
+ * once their cause has passed (Resume tries at once).
+ */
+export type PauseReason =
+  /** The person pressed Pause. */
+  | 'person'
+  /**
+   * The session ended (signed out, here or in another tab): every call of the API is refused
+   * until the same person signs in again, which resumes it.
+   */
+  | 'session'
+  /** Storage answered 507 Insufficient Storage: its volume is full; the engine probes it. */
+  | 'storage_full';
+
+/** What the UI and the CLI say about a pause the person did not ask for. */
+export const pauseMessages: Readonly<Record<PauseReason, string | null>> = {
+  person: null,
+  session: 'You were logged out: the upload resumes when you log in again',
+  storage_full: 'Storage is full: the upload is paused',
+};
+
 /** A file that failed, as the person picked it (so the same file can be picked again). */
 export interface FileRef {
   path: string;
   size: number;
   lastModified: number;
 }
-
-/**
- * Why an upload is paused: the person's Pause, or the session ending (signed out, here or in
- * another tab), after which every call of the API is refused until someone signs in again.
- */
-export type PauseReason = 'person' | 'session';
 
 export interface UploadProgress {
   totalFiles: number;

@@ -79,6 +79,7 @@ async function sender(
     api,
     tracker,
     observe,
+    storageFull: () => control.abort(new Error('storage is full')),
     workers: 2,
   });
   const control = new AbortController();

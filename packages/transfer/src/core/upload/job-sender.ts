@@ -6,7 +6,7 @@ import type {
   HttpResponse,
   SlabPacker,
 } from '../ports';
-import { API_BACKOFF_BASE_MS, limits } from '@filerunner/protocol';
+import { API_BACKOFF_BASE_MS, ApiError, limits } from '@filerunner/protocol';
 import { backoffDelays, requestWithRetries, storageRetryPolicy, type RetryPolicy } from '../retry';
 import type { FileReports } from './file-reports';
 import type { GrantKeeper } from './grant-keeper';
@@ -48,6 +48,11 @@ export interface SendContext {
   packing: Slots;
   /** Every answer's status (0 for none), for the abort policy. */
   observe: (status: number) => void;
+  /**
+   * Storage (or the API, writing a manifest) answered 507 Insufficient Storage: the upload
+   * pauses (the signal aborts) rather than failing files that will go once space returns.
+   */
+  storageFull: () => void;
   random: () => number;
   /** Object names known to be stored, written or confirmed by this run. */
   confirmed: Set<string>;
@@ -59,6 +64,9 @@ export interface SendContext {
 
 /** A job that failed for good: its retries are spent, or a report was refused. */
 class JobFailed extends Error {}
+
+/** Storage's (and Swift's) answer for a full volume: a reason to wait, never to send again now. */
+const INSUFFICIENT_STORAGE = 507;
 
 /**
  * Why a send stops when the session ends: its storage requests under way still land (see
@@ -114,7 +122,8 @@ export async function runJob(ctx: SendContext, job: Job, signal: AbortSignal): P
     else await runSegment(ctx, job, signal);
     for (const file of job.files) ctx.tracker.fileRecovered(file);
     return true;
-  } catch {
+  } catch (error) {
+    if (error instanceof ApiError && error.status === INSUFFICIENT_STORAGE) ctx.storageFull();
     // Retries spent, a report refused, a file that cannot be read: the job's files failed and
     // the upload goes on with the others. Only a stop (pause, cancel, abort) ends it here.
     signal.throwIfAborted();
@@ -380,22 +389,36 @@ async function storageRequest(
   signal: AbortSignal,
   build: () => Promise<HttpRequest>,
 ): Promise<HttpResponse> {
-  const response = await requestWithRetries(ctx.http, build, storageRetryPolicy(ctx.random), {
-    clock: ctx.clock,
-    signal: landingSignal(signal),
-    // A request not yet started waits for its worker under the send's signal: it stops with it.
-    turn: () => ctx.workers.take(signal),
-    onFailedAttempt: (outcome) => {
-      const status = 'response' in outcome ? outcome.response.status : 0;
-      ctx.observe(status);
-      if (status === 401 || status === 403) ctx.grants.markStale();
-      ctx.tracker.sent(job, 0, false);
-      for (const file of job.files) ctx.tracker.fileRetrying(file);
+  const policy = storageRetryPolicy(ctx.random);
+  const response = await requestWithRetries(
+    ctx.http,
+    build,
+    // Sending the body again at once would only be refused again: the upload pauses instead.
+    { ...policy, retryStatus: (s) => s !== INSUFFICIENT_STORAGE && policy.retryStatus(s) },
+    {
+      clock: ctx.clock,
+      signal: landingSignal(signal),
+      // A request not yet started waits for its worker under the send's signal: it stops with it.
+      turn: () => ctx.workers.take(signal),
+      onFailedAttempt: (outcome) => {
+        const status = 'response' in outcome ? outcome.response.status : 0;
+        // Not a failed attempt of this file: the upload pauses, and nothing is retried.
+        if (status === INSUFFICIENT_STORAGE) return;
+        ctx.observe(status);
+        if (status === 401 || status === 403) ctx.grants.markStale();
+        ctx.tracker.sent(job, 0, false);
+        for (const file of job.files) ctx.tracker.fileRetrying(file);
+      },
     },
-  }).catch((error: unknown) => {
+  ).catch((error: unknown) => {
     signal.throwIfAborted();
     throw new JobFailed(`no answer from storage: ${String(error)}`);
   });
+  if (response.status === INSUFFICIENT_STORAGE) {
+    ctx.tracker.sent(job, 0, false);
+    ctx.storageFull();
+    signal.throwIfAborted();
+  }
   if (response.status >= 300) throw new JobFailed(`storage answered ${response.status}`);
   ctx.observe(response.status);
   return response;

@@ -78,8 +78,8 @@ export class UploadTracker {
   }
 
   /**
-   * Moves to `status` (PAUSED for `pausedFor`); throws on a move the status machine does not
-   * have (an engine bug).
+   * Moves to `status` (PAUSED for `pausedFor`, the person by default); throws on a move the
+   * status machine does not have (an engine bug).
    */
   move(
     status: UploadStatus,

@@ -3,10 +3,10 @@ import type { ByteSource } from '../ports';
 import { ManualClock } from '../test-support/manual-clock';
 import { MemoryResumeStore } from '../test-support/memory-resume-store';
 import { Gate, ScriptedHttp, type RecordedRequest } from '../test-support/scripted-http';
-import type { UploadRecord, UploadStatus } from './events';
+import { pauseMessages, type UploadRecord, type UploadStatus } from './events';
 import type { UploadLedger } from './ledger';
 import { planUpload } from './plan';
-import { UploadRunner, type UploadOptions } from './runner';
+import { STORAGE_FULL_PROBE_DELAYS_MS, UploadRunner, type UploadOptions } from './runner';
 import {
   ANY_OBJECT,
   API_BASE,
@@ -478,6 +478,77 @@ describe('failures', () => {
       reportedPaths(http.requests.slice(before).filter((r) => r.url === urls.updateFiles)),
     ).toEqual(['notes/c.txt']);
     expect(done.status).toBe('COMPLETED');
+  });
+});
+
+describe('a full storage (507 Insufficient Storage)', () => {
+  it('pauses the upload, tries again by itself and resumes once space returns, sending nothing stored again', async () => {
+    const { http, runner, records, clock } = upload({});
+    // Storage is full for the segment's first two tries; then an operator frees space.
+    http.on('PUT', /000001\?/).once({ status: 507 }, { status: 507 });
+
+    void runner.start();
+    const paused = await runner.when((r) => r.status === 'PAUSED');
+
+    expect(paused.pausedFor).toBe('storage_full');
+    expect(pauseMessages[paused.pausedFor!]).toBe('Storage is full: the upload is paused');
+    expect(paused.failedFiles).toEqual([]);
+    expect(paused.error).toBeNull();
+    const done = await runner.done;
+
+    expect(done.status).toBe('COMPLETED');
+    expect(done.failedFiles).toEqual([]);
+    expect(done.pausedFor).toBeNull();
+    // Each refusal paused the upload, never retried at once: it waited a probe delay, longer each time.
+    expect(clock.slept).toEqual(STORAGE_FULL_PROBE_DELAYS_MS.slice(0, 2));
+    expect(statuses(records)).toEqual([
+      'QUEUED',
+      'UPLOADING',
+      'PAUSED',
+      'UPLOADING',
+      'PAUSED',
+      'UPLOADING',
+      'UPLOADED',
+      'COMPLETING',
+      'COMPLETED',
+    ]);
+    expect(records.filter((r) => r.status === 'PAUSED').map((r) => r.pausedFor)).toEqual([
+      'storage_full',
+      'storage_full',
+    ]);
+    // What was stored before storage filled up went once.
+    expect(http.sent('PUT', /000001\?/).map((r) => r.outcome)).toEqual([507, 507, 201]);
+    expect(http.sent('PUT', ANY_OBJECT).filter((r) => r.outcome === 201)).toHaveLength(3);
+    expect(http.sent('POST', OBJECTS).filter((r) => r.outcome === 201)).toHaveLength(
+      http.sent('POST', OBJECTS).length,
+    );
+    expect(neverBackward(records)).toBe(true);
+  });
+
+  it('a manifest the API cannot write for lack of space (507) pauses the upload too', async () => {
+    const { http, runner } = upload({});
+    http.on('POST', urls.slo).once(...Array.from({ length: 4 }, () => ({ status: 507 })));
+
+    void runner.start();
+    const paused = await runner.when((r) => r.status === 'PAUSED');
+    expect(paused.pausedFor).toBe('storage_full');
+    const done = await runner.done;
+
+    expect(done.status).toBe('COMPLETED');
+    expect(http.sent('PUT', ANY_OBJECT).filter((r) => r.outcome === 201)).toHaveLength(3);
+  });
+
+  it('the person pausing is told apart from a full storage', async () => {
+    const { http, runner } = upload({});
+    const gate = new Gate();
+    http.on('PUT', /000001\?/).once(gate);
+
+    void runner.start();
+    await gate.arrived;
+    runner.pause();
+    expect(runner.record.pausedFor).toBe('person');
+    runner.resume();
+    expect((await runner.done).status).toBe('COMPLETED');
   });
 });
 

@@ -33,6 +33,16 @@ export {
  */
 const JOBS_PER_WORKER = 4;
 
+/**
+ * How long an upload paused by a full storage waits before it tries again, one delay after the
+ * other and then the last for as long as it takes: soon after an operator frees space, without
+ * sending a refused request every few seconds through a long night. Each try sends only what is
+ * not stored yet, and storage refuses it before reading the body while it is still full.
+ */
+export const STORAGE_FULL_PROBE_DELAYS_MS: readonly number[] = [
+  5_000, 10_000, 20_000, 30_000, 60_000,
+];
+
 // The engine's words for how an upload ended, shown in the panel's banners.
 const messages = {
   aborted: 'Uploads failed to complete',
@@ -69,6 +79,8 @@ export class UploadRunner {
   private missingOnFinalise: string[] = [];
   /** Whether the last finalise left out failed files, so a retry of it does too. */
   private forced = false;
+  /** Tries made since storage was last found full, for the delay before the next. */
+  private storageProbes = 0;
 
   constructor(
     private readonly options: UploadOptions,
@@ -163,6 +175,17 @@ export class UploadRunner {
     this.tracker.move('PAUSED', this.record.error, reason);
     this.session?.abort(reason === 'session' ? new SessionEnded() : new Error('paused'));
     return true;
+  }
+
+  /**
+   * Storage answered 507: the session stops and the upload waits, PAUSED for `storage_full`,
+   * then tries again by itself (see STORAGE_FULL_PROBE_DELAYS_MS) or when the person resumes.
+   * Files are not failed: once space returns they go as they would have.
+   */
+  private storageFull() {
+    if (!this.actions.pause || !this.session) return;
+    this.tracker.move('PAUSED', this.record.error, 'storage_full');
+    this.session.abort(new Error('storage is full'));
   }
 
   resume(): boolean {
@@ -261,6 +284,7 @@ export class UploadRunner {
     ) {
       this.intent = 'complete';
     }
+    const probe = this.record.pausedFor === 'storage_full' ? this.probeStorageLater() : null;
     while (this.intent === null) {
       await new Promise<void>((resolve) => {
         this.wake = resolve;
@@ -268,6 +292,7 @@ export class UploadRunner {
       });
       this.options.signal?.throwIfAborted();
     }
+    probe?.abort();
     const intent = this.intent;
     this.intent = intent === 'cancel' ? intent : null;
     if (intent === 'cancel') return;
@@ -281,7 +306,25 @@ export class UploadRunner {
       this.tracker.clearFailed();
       this.policy.reset();
     }
+    // The refusals of a full storage say nothing about the requests to come.
+    if (this.record.pausedFor === 'storage_full') this.policy.reset();
+    else this.storageProbes = 0;
     this.tracker.move('UPLOADING', null);
+  }
+
+  /** Resumes the upload after the next probe delay, unless aborted first; answers the abort. */
+  private probeStorageLater(): AbortController {
+    const stop = new AbortController();
+    const delays = STORAGE_FULL_PROBE_DELAYS_MS;
+    const delay = delays[Math.min(this.storageProbes, delays.length - 1)]!;
+    this.storageProbes++;
+    this.clock.sleep(delay, stop.signal).then(
+      () => {
+        if (this.intent === null) this.tell('resume');
+      },
+      () => undefined,
+    );
+    return stop;
   }
 
   /**
@@ -353,6 +396,7 @@ export class UploadRunner {
       api: this.api,
       tracker: this.tracker,
       observe: (status) => this.observe(status),
+      storageFull: () => this.storageFull(),
       workers: this.workers,
     });
     return this.ctx;

@@ -93,6 +93,8 @@ export async function openUpload(
     api: PackageApi;
     tracker: UploadTracker;
     observe: (status: number) => void;
+    /** Storage is full: the runner pauses the upload. */
+    storageFull: () => void;
     /** Storage requests on their way at once. */
     workers: number;
   },
@@ -134,6 +136,7 @@ export async function openUpload(
     packedBytes: new Slots(PACKED_BYTES_AT_ONCE),
     packing: new Slots(PACKING_AT_ONCE),
     observe: parts.observe,
+    storageFull: parts.storageFull,
     random: parts.random,
     confirmed: new Set(),
     reporting: new Map(),
