@@ -55,8 +55,10 @@ export async function packagesRoutes(app: FastifyInstance, opts: { ctx: AppConte
     {
       fastify: {
         preParsing: async (request, reply, payload) => {
-          const { slug } = request.params as { slug: string };
-          const { pkg } = await ownPackage(ctx.db, requireUser(request), slug);
+          // A path that names nothing is left to the validator, which answers 404.
+          const params = packageRoutes.bulk.params.safeParse(request.params);
+          if (!params.success) return payload;
+          const { pkg } = await ownPackage(ctx.db, requireUser(request), params.data.slug);
           const length = Number(request.headers['content-length'] ?? 0);
           if (length > planBodyAllowance(await declaredPathTotals(ctx.db, pkg.id))) {
             // The body stays unread: the connection cannot carry another request.
