@@ -16,7 +16,7 @@ import {
   waitForMail,
   type Product,
 } from './harness';
-import { freshPage, logIn, sendPickedFolder } from './pages';
+import { folderToPick, freshPage, logIn, patternOf, sendPickedFolder } from './pages';
 
 // A full disk, for real: the product's data folder (objects and the embedded PostgreSQL) lives on
 // a small tmpfs of its own. Its free-space floor is set to 24 MB rather than the default (5 % of
@@ -72,35 +72,7 @@ async function freeBytes(): Promise<number> {
   return stats.bavail * stats.bsize;
 }
 
-/** The bytes of a file named `name`; the page writes the same (see `folderToPick`). */
-function patternOf(name: string, size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  for (let i = 0; i < size; i++) bytes[i] = (i * 31 + name.charCodeAt(5) * 7) & 255;
-  return bytes;
-}
-
 const nameOf = (i: number) => `take_${String(i).padStart(3, '0')}.mov`;
-
-/** Writes the files into the page's origin-private file system and makes the picker answer it. */
-async function folderToPick(page: Page) {
-  await page.evaluate(
-    async ({ folder, count, size }) => {
-      const root = await navigator.storage.getDirectory();
-      const dir = await root.getDirectoryHandle(folder, { create: true });
-      for (let i = 0; i < count; i++) {
-        const name = `take_${String(i).padStart(3, '0')}.mov`;
-        // The same bytes as patternOf.
-        const bytes = new Uint8Array(size);
-        for (let b = 0; b < size; b++) bytes[b] = (b * 31 + name.charCodeAt(5) * 7) & 255;
-        const writable = await (await dir.getFileHandle(name, { create: true })).createWritable();
-        await writable.write(bytes);
-        await writable.close();
-      }
-      Object.assign(window, { showDirectoryPicker: async () => dir });
-    },
-    { folder: FOLDER, count: FILES, size: FILE_BYTES },
-  );
-}
 
 const queue = (page: Page) => page.getByRole('region', { name: 'Upload queue' });
 const upload = (page: Page) => queue(page).getByRole('listitem', { name: FOLDER });
@@ -139,7 +111,11 @@ describe('a full disk', () => {
         .length;
     await logIn(page, url, SENDER, DEMO_PASSWORD);
     await page.goto(`${url}/share`);
-    await folderToPick(page);
+    await folderToPick(
+      page,
+      FOLDER,
+      Array.from({ length: FILES }, (_, i) => ({ name: nameOf(i), size: FILE_BYTES })),
+    );
     await sendPickedFolder(page, FOLDER);
 
     // The upload stops at the floor and says why, with nothing failed.

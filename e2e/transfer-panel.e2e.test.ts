@@ -3,7 +3,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
 import { apiLogin, changeDemoSettings, DEMO_PASSWORD, productOfFile, waitForMail } from './harness';
-import { freshPage, logIn, see, sendPickedFolder, uncovered } from './pages';
+import {
+  folderToPick,
+  freshPage,
+  logIn,
+  patternOf,
+  see,
+  sendPickedFolder,
+  uncovered,
+} from './pages';
 
 // The transfer side panel as the demo sender watches it. Storage answers every request late
 // (STORE_FAULTS delay) and the demo contract sends with one worker, so a folder of 200 small
@@ -18,43 +26,19 @@ const product = productOfFile({ STORE_FAULTS: `delay=${STORAGE_DELAY_MS}` });
 
 beforeAll(() => changeDemoSettings(product.server.url, { number_of_upload_workers: 1 }));
 
-/** The bytes of a file named `name`; the page writes the same (see `folderToPick`). */
-function patternOf(name: string, size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  for (let i = 0; i < size; i++) bytes[i] = (i * 31 + name.length * 7) & 255;
-  return bytes;
-}
-
-/**
- * Writes `count` files of `size` bytes (`take_000.mov` ...) into a folder of the page's
- * origin-private file system, which the folder picker then answers, standing in for the disk.
- */
-async function folderToPick(page: Page, folder: string, count: number, size: number) {
-  await page.evaluate(
-    async ({ folder, count, size }) => {
-      const root = await navigator.storage.getDirectory();
-      const dir = await root.getDirectoryHandle(folder, { create: true });
-      for (let i = 0; i < count; i++) {
-        const name = `take_${String(i).padStart(3, '0')}.mov`;
-        // The same bytes as patternOf.
-        const bytes = new Uint8Array(size);
-        for (let b = 0; b < size; b++) bytes[b] = (b * 31 + name.length * 7) & 255;
-        const writable = await (await dir.getFileHandle(name, { create: true })).createWritable();
-        await writable.write(bytes);
-        await writable.close();
-      }
-      Object.assign(window, { showDirectoryPicker: async () => dir });
-    },
-    { folder, count, size },
-  );
-}
+/** `count` files of `size` bytes, `take_000.mov` ..., as `folderToPick` writes them. */
+const takes = (count: number, size: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    name: `take_${String(i).padStart(3, '0')}.mov`,
+    size,
+  }));
 
 /** Opens the Share screen as the demo sender and sends the folder as a package of that name. */
 async function sendFolder(folder: string, count: number, size: number): Promise<Page> {
   const page = await freshPage(product.browser);
   await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
   await page.goto(`${product.server.url}/share`);
-  await folderToPick(page, folder, count, size);
+  await folderToPick(page, folder, takes(count, size));
   await sendPickedFolder(page, folder);
   return page;
 }

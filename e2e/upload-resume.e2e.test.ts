@@ -13,7 +13,7 @@ import {
   readMails,
   waitForMailLink,
 } from './harness';
-import { freshPage, logIn, sendPickedFolder } from './pages';
+import { folderToPick, freshPage, logIn, patternOf, sendPickedFolder } from './pages';
 
 // Resuming an upload after the page was reloaded in the middle of it. Files come from folders of
 // the origin-private file system, which the folder picker answers with, standing in for the
@@ -39,43 +39,10 @@ afterAll(async () => {
   if (disk) await rm(disk, { recursive: true, force: true });
 });
 
-/** The bytes of a file named `name`; the page writes the same (see `folderToPick`). */
-function patternOf(name: string, size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  for (let i = 0; i < size; i++) bytes[i] = (i * 31 + name.length * 7) & 255;
-  return bytes;
-}
-
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** A file to write into the picked folder: its name and size. */
 type FileSpec = { name: string; size: number };
-
-/** Writes the files into a folder of the page's private file system, and has the picker answer it. */
-async function folderToPick(page: Page, folder: string, files: FileSpec[]) {
-  await page.evaluate(
-    async ({ folder, files }) => {
-      const root = await navigator.storage.getDirectory();
-      const dir = await root.getDirectoryHandle(folder, { create: true });
-      for (const { name, size } of files) {
-        const writable = await (await dir.getFileHandle(name, { create: true })).createWritable();
-        // Written a piece at a time, so a large file never sits in the page whole.
-        const piece = 8 * 1024 * 1024;
-        for (let start = 0; start < size; start += piece) {
-          const bytes = new Uint8Array(Math.min(piece, size - start));
-          // The same bytes as patternOf.
-          for (let b = 0; b < bytes.length; b++) {
-            bytes[b] = ((start + b) * 31 + name.length * 7) & 255;
-          }
-          await writable.write(bytes);
-        }
-        await writable.close();
-      }
-      Object.assign(window, { showDirectoryPicker: async () => dir });
-    },
-    { folder, files },
-  );
-}
 
 const queue = (page: Page) => page.getByRole('region', { name: 'Upload queue' });
 const upload = (page: Page, name: string) => queue(page).getByRole('listitem', { name });
