@@ -76,23 +76,34 @@ async function interruptedOf(
  * contract and name they are for: the idempotency key goes on disk before the call is made and
  * leaves once the package's ledger is written. A run stopped while the call was in flight (the
  * server may have made the package) sends the same key again, and the server answers that
- * package instead of making a second one, which would stay empty.
+ * package instead of making a second one, which would stay empty. The time of the first call
+ * goes with the key: the access period starts then, so the call made again is the same request
+ * (the server refuses a key sent again with another one).
  * Kept in `<host>.creating.json` beside the ledgers.
  */
 export class PendingCreates {
-  private readonly store: JsonFileResumeStore<{ idempotency_key: string }>;
+  private readonly store: JsonFileResumeStore<{ idempotency_key: string; asked_at?: number }>;
 
   constructor(ledgerFile: string) {
     this.store = new JsonFileResumeStore(ledgerFile.replace(/\.json$/, '.creating.json'));
   }
 
-  /** The key an earlier run used for this package when `reuse`, else `fresh`, on record first. */
-  async keyFor(identity: UploadIdentity, reuse: boolean, fresh: string): Promise<string> {
+  /**
+   * The key and time of an earlier run's call for this package when `reuse`, else `fresh` and
+   * now, on record first.
+   */
+  async keyFor(
+    identity: UploadIdentity,
+    reuse: boolean,
+    fresh: string,
+  ): Promise<{ key: string; askedAt: number }> {
     const id = creationOf(identity);
     const earlier = reuse ? await this.store.get(id) : undefined;
-    if (earlier) return earlier.idempotency_key;
-    await this.store.put(id, { idempotency_key: fresh });
-    return fresh;
+    // A record from before the time was kept has only its key.
+    if (earlier) return { key: earlier.idempotency_key, askedAt: earlier.asked_at ?? Date.now() };
+    const askedAt = Date.now();
+    await this.store.put(id, { idempotency_key: fresh, asked_at: askedAt });
+    return { key: fresh, askedAt };
   }
 
   /** The package's ledger is on record: its create call is settled. */

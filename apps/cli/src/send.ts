@@ -95,13 +95,13 @@ export async function send(options: SendOptions, io: UploadIo): Promise<string> 
       `list the recipients of contract "${options.contract}"`,
       server.recipients(options.contract, io.signal),
     );
-    const key = await unlessUnreadable(
+    const { key, askedAt } = await unlessUnreadable(
       ledgerFile,
       pending.keyFor(identity, options.resume, newIdempotencyKey()),
     );
     const created = await call(
       'create the package',
-      server.createPackage(createFields(options, plan, groups), key, io.signal),
+      server.createPackage(createFields(options, plan, groups, askedAt), key, io.signal),
     );
     pkg = packageOf(created);
     // On record before a byte moves, so a Ctrl-C from here on continues this package.
@@ -181,8 +181,13 @@ function reportPlan(plan: UploadPlan, io: UploadIo) {
   }
 }
 
-function createFields(options: SendOptions, plan: UploadPlan, groups: RecipientGroup[]) {
-  const now = Date.now();
+/** The create call's fields; the access period starts `now`, when the call was first made. */
+function createFields(
+  options: SendOptions,
+  plan: UploadPlan,
+  groups: RecipientGroup[],
+  now: number,
+) {
   return {
     contract: options.contract,
     name: options.name,
