@@ -183,8 +183,10 @@ describe('the admin CLI beside a running embedded server', () => {
     const restarted = await startServer();
     try {
       expect((await admin('list-contracts')).output).toBe(
-        'demo\tenabled\tbranding enabled\tDemo Contract\n' +
-          'cli-co\tenabled\tbranding disabled\tCLI Co\n',
+        'demo\tenabled\tbranding enabled\tstorage quota unlimited\tlargest package unlimited\t' +
+          'Demo Contract\n' +
+          'cli-co\tenabled\tbranding disabled\tstorage quota unlimited\tlargest package unlimited\t' +
+          'CLI Co\n',
       );
     } finally {
       await stopServer(restarted);

@@ -25,13 +25,14 @@ export function OfflineNotice({ uploading = false }: { uploading?: boolean }) {
     const element = banner.current;
     if (!element) return;
     const root = document.documentElement.style;
-    const observer = new ResizeObserver(() => {
-      root.setProperty(HEIGHT_VARIABLE, `${element.offsetHeight}px`);
-    });
-    observer.observe(element);
-    root.setProperty(HEIGHT_VARIABLE, `${element.offsetHeight}px`);
+    const measure = () => root.setProperty(HEIGHT_VARIABLE, `${element.offsetHeight}px`);
+    measure();
+    // Every browser the product supports has ResizeObserver; a page with no layout (jsdom in
+    // the unit tests) has no wrapping to follow either.
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(element);
     return () => {
-      observer.disconnect();
+      observer?.disconnect();
       root.removeProperty(HEIGHT_VARIABLE);
     };
   }, [online]);
