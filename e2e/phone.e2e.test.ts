@@ -149,7 +149,10 @@ describe('the app on a phone', () => {
     // Closed without choosing: a tap beside it.
     await page.getByRole('button', { name: 'Open the menu' }).click();
     const menu = page.getByRole('navigation', { name: 'Main' });
-    expect(await uncovered(menu.getByRole('link', { name: 'Inbox', exact: true }))).toBe(true);
+    // The drawer slides in: its links are reachable once it is in place.
+    await expect
+      .poll(() => uncovered(menu.getByRole('link', { name: 'Inbox', exact: true })))
+      .toBe(true);
     await page.mouse.click(PHONE.width - 10, PHONE.height / 2);
     await menu.waitFor({ state: 'hidden' });
     expect(new URL(page.url()).pathname).toBe('/sent');
