@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -17,6 +15,7 @@ import {
   type Product,
 } from './harness';
 import { folderToPick, freshPage, logIn, patternOf, sendPickedFolder } from './pages';
+import { mountSmallVolume, type SmallVolume } from '../apps/server/test/small-volume';
 
 // A full disk, for real: the product's data folder (objects and the embedded PostgreSQL) lives on
 // a small tmpfs of its own. Its free-space floor is set to 24 MB rather than the default (5 % of
@@ -35,18 +34,14 @@ const FILES = 30;
 const FILE_BYTES = MiB;
 const FOLDER = 'Rushes';
 
+let volume: SmallVolume;
 let mountPoint: string;
 let dataDir: string;
 let product: Product | undefined;
 
 beforeAll(async () => {
-  const parent = await mkdtemp(path.join(tmpdir(), 'fr-diskfull-'));
-  // The embedded PostgreSQL runs as an unprivileged user (the tests run as root): it must pass
-  // through every folder above its files.
-  await chmod(parent, 0o711);
-  mountPoint = path.join(parent, 'volume');
-  await mkdir(mountPoint);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=128m,mode=0711', 'tmpfs', mountPoint]);
+  volume = await mountSmallVolume('fr-diskfull-', '128m', { passable: true });
+  mountPoint = volume.path;
   dataDir = path.join(mountPoint, 'data');
   product = await startProduct({ DATA_DIR: dataDir, STORAGE_FREE_FLOOR: String(FLOOR_BYTES) });
   // One worker, FormPost batches (no slabs): the batches land one after the other.
@@ -60,17 +55,10 @@ afterAll(async () => {
   if (product) await stopProduct(product);
   // The server stops its database as it ends; this makes sure before the volume goes.
   if (dataDir) await stopEmbeddedPostgres(dataDir).catch(() => undefined);
-  if (mountPoint) {
-    execFileSync('umount', [mountPoint]);
-    await rm(path.dirname(mountPoint), { recursive: true, force: true });
-  }
+  await volume?.unmount();
 });
 
-/** Free bytes of the volume, as the server measures them. */
-async function freeBytes(): Promise<number> {
-  const stats = await statfs(mountPoint);
-  return stats.bavail * stats.bsize;
-}
+const freeBytes = () => volume.freeBytes();
 
 const nameOf = (i: number) => `take_${String(i).padStart(3, '0')}.mov`;
 

@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../server/test/harness';
+import { mountSmallVolume, type SmallVolume } from '../../server/test/small-volume';
 
 // `filerunner send` against a server whose data folder is on a small tmpfs that fills up: the
 // command says storage is full, waits, and sends the rest once space is freed.
@@ -27,6 +28,7 @@ const bin = fileURLToPath(new URL('../bin/filerunner.js', import.meta.url));
 const MB = 1_000_000;
 const FLOOR = 4 * MB;
 
+let volume: SmallVolume;
 let mountPoint: string;
 let server: TestServer;
 let origin: string;
@@ -34,10 +36,8 @@ let dropDatabase: () => Promise<void>;
 let work: string;
 
 beforeAll(async () => {
-  const parent = await mkdtemp(path.join(tmpdir(), 'fr-cli-full-'));
-  mountPoint = path.join(parent, 'volume');
-  await mkdir(mountPoint);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=48m', 'tmpfs', mountPoint]);
+  volume = await mountSmallVolume('fr-cli-full-', '48m');
+  mountPoint = volume.path;
   const database = await createScratchDatabase(process.env.DATABASE_URL!);
   dropDatabase = database.drop;
   const port = await freePort();
@@ -56,10 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await dropDatabase?.();
-  if (mountPoint) {
-    execFileSync('umount', [mountPoint]);
-    await rm(path.dirname(mountPoint), { recursive: true, force: true });
-  }
+  await volume?.unmount();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -74,10 +71,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function freeBytes(): Promise<number> {
-  const stats = await statfs(mountPoint);
-  return stats.bavail * stats.bsize;
-}
+const freeBytes = () => volume.freeBytes();
 
 describe('filerunner send on a full storage', () => {
   it('says storage is full rather than failing, waits, and completes once space is freed', async () => {

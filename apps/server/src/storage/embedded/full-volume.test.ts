@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, statfs, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -11,6 +9,7 @@ import { packageFiles } from '../../db/schema';
 import { createScratchDatabase } from '../../db/scratch-database';
 import { createPackage } from '../../modules/downloads/download-fixtures';
 import { contractFixture, startTestServer, type TestServer } from '../../../test/harness';
+import { mountSmallVolume, type SmallVolume } from '../../../test/small-volume';
 
 // The embedded store on a volume that really fills: its data folder on a 32 MB tmpfs of its own
 // (the database is the run's PostgreSQL, elsewhere), with a floor of 4 MB.
@@ -19,16 +18,15 @@ const MB = 1_000_000;
 const FLOOR = 4 * MB;
 const CONTAINER = 'full';
 
+let volume: SmallVolume;
 let mountPoint: string;
 let server: TestServer;
 let origin: string;
 let dropDatabase: () => Promise<void>;
 
 beforeAll(async () => {
-  const parent = await mkdtemp(path.join(tmpdir(), 'fr-full-volume-'));
-  mountPoint = path.join(parent, 'volume');
-  await mkdir(mountPoint);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=32m', 'tmpfs', mountPoint]);
+  volume = await mountSmallVolume('fr-full-volume-', '32m');
+  mountPoint = volume.path;
   const database = await createScratchDatabase(process.env.DATABASE_URL!);
   dropDatabase = database.drop;
   server = await startTestServer({
@@ -44,16 +42,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await dropDatabase?.();
-  if (mountPoint) {
-    execFileSync('umount', [mountPoint]);
-    await rm(path.dirname(mountPoint), { recursive: true, force: true });
-  }
+  await volume?.unmount();
 });
 
-async function freeBytes(): Promise<number> {
-  const stats = await statfs(mountPoint);
-  return stats.bavail * stats.bsize;
-}
+const freeBytes = () => volume.freeBytes();
 
 /** A file that takes the volume down to `free` bytes (or as close as the file system allows). */
 async function ballastLeaving(free: number, name = 'ballast'): Promise<string> {
