@@ -36,6 +36,8 @@ const coreGlobals = [
   'AbortController',
   'AbortSignal',
   'Blob',
+  // Web streams: a download's chunks are read as they arrive (fetch's body, in both platforms).
+  'ReadableStream',
   'TextDecoder',
   'TextEncoder',
   'URL',

@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { defineRoute } from './api/route';
 import { slugParam, text } from './api/fields';
 
+/** One member of a package's tar, in tar order: with `mtime`, what lays the tar out. */
+export const tarMember = z.object({
+  path: z.string(),
+  size: z.number(),
+  /** The xxh128 the sender's engine recorded at upload (32 lowercase hex digits), or null. */
+  xxh128: z.string().nullable(),
+});
+export type TarMember = z.infer<typeof tarMember>;
+
 /** A grant to download the whole package as one tar. */
 export const packageDownloadGrant = z.object({
   filename: z.string(),
@@ -9,6 +18,13 @@ export const packageDownloadGrant = z.object({
   download_url: z.string(),
   size: z.number(),
   num_files: z.number(),
+  /**
+   * The tar's members in order, and the one mtime (Unix seconds) every header carries: the
+   * download engine lays out the same tar (`layoutTar`) and so knows which file every byte of
+   * any range belongs to, and which hash to check it against.
+   */
+  mtime: z.number(),
+  files: z.array(tarMember),
 });
 export type PackageDownloadGrant = z.infer<typeof packageDownloadGrant>;
 

@@ -33,6 +33,12 @@ export interface HttpResponse {
   /** A header of the answer, case-insensitive; null when absent. */
   header(name: string): string | null;
   text(): Promise<string>;
+  /**
+   * The answer's bytes as they arrive, for downloads that write each range where it belongs
+   * without holding it whole. Only clients that can stream have it (fetch in a page and in
+   * Node; XHR cannot), and a response is read once: by `text()` or by `body()`.
+   */
+  body?(): ReadableStream<Uint8Array>;
 }
 
 /**

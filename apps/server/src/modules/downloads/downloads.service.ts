@@ -68,6 +68,8 @@ export async function grantPackageDownloadTo(
     download_url: downloadUrl(ctx, token, filename),
     size,
     num_files: tar.files.length,
+    mtime: tar.mtime,
+    files: tar.files.map((f) => ({ path: f.userPath, size: f.size, xxh128: f.xxh128 })),
   };
 }
 

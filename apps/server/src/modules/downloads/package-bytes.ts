@@ -19,6 +19,8 @@ export type ServableFile = FileRow & { objectKey: string };
 export interface PackageTar {
   readonly files: readonly ServableFile[];
   readonly layout: TarLayout;
+  /** Every header's mtime: the package's send time, Unix seconds. */
+  readonly mtime: number;
 }
 
 /**
@@ -33,7 +35,7 @@ export function packageTar(pkg: PackageRow, files: readonly FileRow[]): PackageT
     .sort((a, b) => (a.userPath < b.userPath ? -1 : a.userPath > b.userPath ? 1 : a.id - b.id));
   const mtime = Math.floor(pkg.sentAt.getTime() / 1000);
   const layout = layoutTar(servable.map((f) => ({ path: f.userPath, size: f.size, mtime })));
-  return { files: servable, layout };
+  return { files: servable, layout, mtime };
 }
 
 /**
