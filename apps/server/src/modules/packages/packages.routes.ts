@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   IDEMPOTENCY_KEY_HEADER,
   idempotencyKey,
+  packageLimits,
   packageRoutes,
   sendMessages,
 } from '@filerunner/protocol';
@@ -35,15 +36,28 @@ function idempotencyKeyOf(request: FastifyRequest): string | null {
   return parsed.data;
 }
 
+/**
+ * The create call and the upload plan's grant call name every file of the package, so their
+ * bodies grow with its count: room for the most files a package may hold at 320 bytes of JSON
+ * each (a frame of a sequence, deep in its folders, takes about 110). The grant call is held
+ * tighter still, to what the package declared, before its body is read.
+ */
+const FILE_LIST_BODY_LIMIT = packageLimits.maxFiles * 320;
+
 /** The sender's calls: create a package, get upload grants, report what landed, finalise. */
 export async function packagesRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
 
-  serve(app, packageRoutes.create, async (request) => {
-    const principal = requireUser(request);
-    const id = await createPackage(ctx, principal, request.body, idempotencyKeyOf(request));
-    return senderPackageView(ctx.db, ctx.storage, id);
-  });
+  serve(
+    app,
+    packageRoutes.create,
+    async (request) => {
+      const principal = requireUser(request);
+      const id = await createPackage(ctx, principal, request.body, idempotencyKeyOf(request));
+      return senderPackageView(ctx.db, ctx.storage, id);
+    },
+    { fastify: { bodyLimit: FILE_LIST_BODY_LIMIT } },
+  );
 
   serve(
     app,
@@ -54,6 +68,7 @@ export async function packagesRoutes(app: FastifyInstance, opts: { ctx: AppConte
     },
     {
       fastify: {
+        bodyLimit: FILE_LIST_BODY_LIMIT,
         preParsing: async (request, reply, payload) => {
           // A path that names nothing is left to the validator, which answers 404.
           const params = packageRoutes.bulk.params.safeParse(request.params);
