@@ -11,6 +11,7 @@ import { contractUsersRoutes } from './modules/contracts/users.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
 import { helpRoutes } from './modules/help/help.routes';
+import { mhlRoutesPlugin } from './modules/mhl/mhl.routes';
 import { receivingRoutes } from './modules/inbox/inbox.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { pinRoutes } from './modules/pin/pin.routes';
@@ -37,6 +38,7 @@ export const apiAreas: readonly AreaPlugin[] = [
   brandingRoutes,
   downloadsRoutes,
   receivingRoutes,
+  mhlRoutesPlugin,
   pinRoutes,
 ];
 

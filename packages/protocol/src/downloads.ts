@@ -17,11 +17,15 @@ export const packageDownloadGrant = z.object({
   /** Works without a session for 24 hours, whole or in ranged chunks. */
   download_url: z.string(),
   size: z.number(),
+  /** The package's files; the tar may carry two more members, its ASC MHL (see `files`). */
   num_files: z.number(),
   /**
    * The tar's members in order, and the one mtime (Unix seconds) every header carries: the
    * download engine lays out the same tar (`layoutTar`) and so knows which file every byte of
-   * any range belongs to, and which hash to check it against.
+   * any range belongs to, and which hash to check it against. After the package's files come
+   * the members the server writes, `ascmhl/0001_<name>_<date>Z.mhl` and
+   * `ascmhl/ascmhl_chain.xml` (with their xxh128), unless the package has an `ascmhl` folder of
+   * its own at the top.
    */
   mtime: z.number(),
   files: z.array(tarMember),

@@ -17,6 +17,7 @@ export * from './packages';
 export * from './downloads';
 export * from './inbox';
 export * from './inbox-messages';
+export * from './mhl';
 export * from './api/route';
 export * from './api/http';
 export * from './api/retry';

@@ -83,6 +83,8 @@ export interface PackageOptions {
    */
   files?: 'sample' | 'one' | 'large' | 'none' | readonly FixtureFile[];
   expiresInHours?: number;
+  /** Records each file's xxh128 as the sender's engine would (`null` leaves one unrecorded). */
+  xxh128?: (file: FixtureFile) => Promise<string | null> | string | null;
 }
 
 /**
@@ -110,9 +112,11 @@ export async function createPackage(server: TestServer, options: PackageOptions)
     })
     .returning();
   const files: FixtureFile[] = [];
-  const row = (file: FixtureFile, objectKey: string, etag: string, slabStart?: number) => {
+  const row = async (file: FixtureFile, objectKey: string, etag: string, slabStart?: number) => {
     files.push(file);
+    const xxh128 = options.xxh128 ? await options.xxh128(file) : null;
     return db.insert(packageFiles).values({
+      xxh128,
       packageId: pkg!.id,
       userPath: file.path,
       size: file.bytes.length,
@@ -232,4 +236,15 @@ export function extractWithTar(tar: Buffer): Map<string, Buffer> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Extracted tar members apart: the package's files, and what the server wrote into its `ascmhl`
+ * folder (the hash list and its chain), by path.
+ */
+export function apartFromMhl(found: Map<string, Buffer>) {
+  const files = new Map<string, Buffer>();
+  const mhl = new Map<string, Buffer>();
+  for (const [path, bytes] of found) (path.startsWith('ascmhl/') ? mhl : files).set(path, bytes);
+  return { files, mhl };
 }

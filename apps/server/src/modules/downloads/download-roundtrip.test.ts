@@ -6,7 +6,7 @@ import {
   type TestServer,
 } from '../../../test/harness';
 import { everyKindOfFile, listeningSender } from '../../../test/uploader';
-import { extractWithTar } from './download-fixtures';
+import { apartFromMhl, extractWithTar } from './download-fixtures';
 
 // What a sender uploads through the real send calls, a recipient downloads byte for byte.
 
@@ -44,8 +44,10 @@ async function sendAndDownload(server: TestServer) {
       return Buffer.from(await response.arrayBuffer());
     }),
   );
-  const found = extractWithTar(Buffer.concat(parts));
+  const { files: found, mhl } = apartFromMhl(extractWithTar(Buffer.concat(parts)));
   expect([...found.keys()].sort()).toEqual(all.map((f) => f.path).sort());
+  // After the files, the tar carries the package's hash list and its chain.
+  expect(mhl.size).toBe(2);
   for (const file of all) expect(found.get(file.path)?.equals(file.bytes), file.path).toBe(true);
 
   for (const file of [slabbed[2]!, large]) {

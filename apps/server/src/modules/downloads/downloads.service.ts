@@ -23,12 +23,17 @@ import {
   fileParts,
   packageTar,
   streamParts,
+  tarMembers,
   tarParts,
   type BodyStream,
   type ServableFile,
 } from './package-bytes';
 import { displayName, senderName } from '../accounts/display-name';
 import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
+import { downloadName } from './download-name';
+import { mhlHostname } from '../mhl/package-mhl';
+
+export { downloadName };
 
 /** How long a download URL works; long enough for a slow, resumed, multi-gigabyte download. */
 const GRANT_TTL_MS = 24 * 3600 * 1000;
@@ -59,7 +64,11 @@ export async function grantPackageDownloadTo(
 ): Promise<PackageDownloadGrant> {
   assertMayDownload(access);
   const { pkg, recipient } = access;
-  const tar = packageTar(pkg, await storedFiles(ctx.db, pkg.id));
+  const tar = await packageTar(
+    pkg,
+    await storedFiles(ctx.db, pkg.id),
+    mhlHostname(ctx.config.publicUrl),
+  );
   const filename = `${downloadName(pkg.name)}.tar`;
   const size = tar.layout.size;
   const token = await issueGrant(ctx, pkg, recipient, null, size, ip);
@@ -69,7 +78,7 @@ export async function grantPackageDownloadTo(
     size,
     num_files: tar.files.length,
     mtime: tar.mtime,
-    files: tar.files.map((f) => ({ path: f.userPath, size: f.size, xxh128: f.xxh128 })),
+    files: tarMembers(tar),
   };
 }
 
@@ -133,13 +142,17 @@ export async function openDownload(ctx: AppContext, token: string): Promise<Open
     size: grant.size,
   };
   if (grant.fileId === null) {
-    const tar = packageTar(pkg, await storedFiles(ctx.db, pkg.id));
+    const tar = await packageTar(
+      pkg,
+      await storedFiles(ctx.db, pkg.id),
+      mhlHostname(ctx.config.publicUrl),
+    );
     // The stored list cannot change after sending; if it somehow did, old offsets would lie.
     if (tar.layout.size !== grant.size) throw packageNotFound();
     return {
       ...common,
       wholePackage: true,
-      etag: contentTag(pkg, null, grant.size, tar.files),
+      etag: contentTag(pkg, null, grant.size, tar.files, tar.written),
       filename: `${downloadName(pkg.name)}.tar`,
       contentType: 'application/x-tar',
       body: (range) => streamParts(ctx.storage, tarParts(pkg, tar, range), ctx.log),
@@ -227,16 +240,6 @@ async function issueGrant(
 
 function downloadUrl(ctx: AppContext, token: string, filename: string): string {
   return `${ctx.config.publicUrl}/api/downloads/${token}/${encodeURIComponent(filename)}`;
-}
-
-/** A package name made safe as a file name: no path separators or control characters. */
-export function downloadName(name: string): string {
-  const clean = name
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(/[/\\]/g, '_')
-    .trim();
-  return clean === '' || clean === '.' || clean === '..' ? 'package' : clean;
 }
 
 function baseName(userPath: string): string {

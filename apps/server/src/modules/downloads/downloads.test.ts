@@ -11,6 +11,7 @@ import {
 import { downloads, packageRecipients } from '../../db/schema';
 import {
   addRecipient,
+  apartFromMhl,
   createPackage,
   eventually,
   extractWithTar,
@@ -67,8 +68,14 @@ async function fetchRange(url: string, start: number, end: number): Promise<Buff
   return Buffer.from(await response.arrayBuffer());
 }
 
-function expectFiles(found: Map<string, Buffer>, files: readonly FixtureFile[]) {
+/** The package's files, and after them the hash list and its chain the server writes. */
+function expectFiles(extracted: Map<string, Buffer>, files: readonly FixtureFile[]) {
+  const { files: found, mhl } = apartFromMhl(extracted);
   expect([...found.keys()].sort()).toEqual(files.map((f) => f.path).sort());
+  expect([...mhl.keys()].sort()).toEqual([
+    expect.stringMatching(/^ascmhl\/0001_Q3_Q4 Résultats_\d{4}-\d\d-\d\d_\d{6}Z\.mhl$/),
+    'ascmhl/ascmhl_chain.xml',
+  ]);
   for (const file of files) expect(found.get(file.path)?.equals(file.bytes), file.path).toBe(true);
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
+import type { TarMember } from '@filerunner/protocol';
 import type { FileRow, PackageRow } from '../../db/rows';
 import { ApiError } from '../../http/errors';
 import {
@@ -11,31 +12,57 @@ import {
 } from '../../storage';
 import { downloadMessages } from './download-messages';
 import { layoutTar, piecesForRange, type TarLayout } from '@filerunner/transfer';
+import { mhlMembers, packageMhl, type MhlMember, type PackageMhl } from '../mhl/package-mhl';
 
 /** A stored file with the object it lives in (its key is known). */
 export type ServableFile = FileRow & { objectKey: string };
 
-/** The package's tar: its files in entry order and where each byte of the stream comes from. */
+/**
+ * The package's tar: its files in entry order, then the members the server writes (its ASC MHL),
+ * and where each byte of the stream comes from.
+ */
 export interface PackageTar {
   readonly files: readonly ServableFile[];
+  /** Entries after `files`, whose bytes the server holds. */
+  readonly written: readonly MhlMember[];
+  /** The package's hash list and chain (in `written` unless the package has its own folder). */
+  readonly mhl: PackageMhl;
   readonly layout: TarLayout;
   /** Every header's mtime: the package's send time, Unix seconds. */
   readonly mtime: number;
 }
 
 /**
- * Lays out the tar of a package's stored files. Entries are in user-path order (by code unit, so
- * no database collation can change it) with the package's send time as every mtime: the bytes
- * depend only on the stored list, so ranged chunks fetched at different times, from different
- * nodes, fit together.
+ * Lays out the tar of a package's stored files, then its ASC MHL (`mhlMembers`). Entries are in
+ * user-path order (by code unit, so no database collation can change it) with the package's send
+ * time as every mtime: the bytes depend only on the stored list, so ranged chunks fetched at
+ * different times, from different nodes, fit together. The MHL is written here, once for each
+ * opening of a grant, and every range of that opening slices the same bytes.
  */
-export function packageTar(pkg: PackageRow, files: readonly FileRow[]): PackageTar {
+export async function packageTar(
+  pkg: PackageRow,
+  files: readonly FileRow[],
+  hostname: string,
+): Promise<PackageTar> {
   const servable = files
     .filter((f): f is ServableFile => f.objectKey !== null)
     .sort((a, b) => (a.userPath < b.userPath ? -1 : a.userPath > b.userPath ? 1 : a.id - b.id));
   const mtime = Math.floor(pkg.sentAt.getTime() / 1000);
-  const layout = layoutTar(servable.map((f) => ({ path: f.userPath, size: f.size, mtime })));
-  return { files: servable, layout, mtime };
+  const mhl = packageMhl(pkg, servable, hostname);
+  const written = await mhlMembers(mhl, servable);
+  const layout = layoutTar([
+    ...servable.map((f) => ({ path: f.userPath, size: f.size, mtime })),
+    ...written.map((m) => ({ path: m.path, size: m.bytes.byteLength, mtime })),
+  ]);
+  return { files: servable, written, mhl, layout, mtime };
+}
+
+/** The tar's members in order, as the download grant lists them for the download engine. */
+export function tarMembers(tar: PackageTar): TarMember[] {
+  return [
+    ...tar.files.map((f) => ({ path: f.userPath, size: f.size, xxh128: f.xxh128 })),
+    ...tar.written.map((m) => ({ path: m.path, size: m.bytes.byteLength, xxh128: m.xxh128 })),
+  ];
 }
 
 /**
@@ -47,6 +74,7 @@ export function contentTag(
   fileId: number | null,
   size: number,
   files: readonly ServableFile[],
+  written: readonly MhlMember[] = [],
 ): string {
   const hash = createHash('sha256').update(
     JSON.stringify([
@@ -54,6 +82,8 @@ export function contentTag(
       fileId ?? 'tar',
       size,
       files.map((f) => [f.userPath, f.etag ?? f.objectKey, f.slabStart]),
+      // The MHL names the server's host: another address gives other bytes of the same size.
+      ...(written.length > 0 ? [written.map((m) => [m.path, m.xxh128])] : []),
     ]),
   );
   return `"${hash.digest('hex').slice(0, 32)}"`;
@@ -86,11 +116,16 @@ type BodyPart = { readonly kind: 'bytes'; readonly data: Uint8Array } | FileSlic
 
 /** The parts of tar bytes [range.offset, range.offset + range.length). */
 export function tarParts(pkg: PackageRow, tar: PackageTar, range: ByteRange): BodyPart[] {
-  return piecesForRange(tar.layout, range).map((piece) =>
-    piece.kind === 'bytes'
-      ? piece
-      : fileSlice(pkg, tar.files[piece.entry]!, piece.offset, piece.length),
-  );
+  return piecesForRange(tar.layout, range).map((piece) => {
+    if (piece.kind === 'bytes') return piece;
+    const file = tar.files[piece.entry];
+    if (file) return fileSlice(pkg, file, piece.offset, piece.length);
+    const member = tar.written[piece.entry - tar.files.length]!;
+    return {
+      kind: 'bytes',
+      data: member.bytes.subarray(piece.offset, piece.offset + piece.length),
+    } as const;
+  });
 }
 
 /** The parts of bytes `range` of one file. */

@@ -12,10 +12,12 @@ import { packages } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
 import { insertGrant, storedFiles } from '../downloads/downloads.repository';
 import { packageTar } from '../downloads/package-bytes';
+import { mhlHostname } from '../mhl/package-mhl';
 import type { Access } from './recipient-access';
 import {
   accessCases,
   answersOf,
+  type AccessCase,
   makeCase,
   type Answers,
   type MadeCase,
@@ -58,7 +60,7 @@ const pinStatus = (answers: Answers, allowed: number) =>
 interface RouteCase {
   name: string;
   by: 'user' | 'key' | 'grant';
-  expected(answers: Answers): number;
+  expected(answers: Answers, caller: AccessCase['caller']): number;
   call(made: MadeCase): Promise<Response>;
   /** More to check of an allowed answer. */
   also?(response: Response, answers: Answers): void;
@@ -132,6 +134,13 @@ const routes: RouteCase[] = [
     call: (m) => get(`/api/packages/${m.slug}/download/only.bin`, m.headers),
   },
   {
+    name: 'package MHL',
+    by: 'user',
+    // Its sender reads it too (the rule is the recipients'), as they read the Sent detail.
+    expected: (a, caller) => (caller === 'sender' ? 200 : statusOf[a.mayDownload]),
+    call: (m) => get(`/api/packages/${m.slug}/mhl/`, m.headers),
+  },
+  {
     name: 'PIN ask',
     by: 'user',
     expected: (a) => pinStatus(a, 200),
@@ -161,6 +170,12 @@ const routes: RouteCase[] = [
     by: 'key',
     expected: (a) => statusOf[a.mayDownload],
     call: (m) => get(`/api/packages/external/${m.slug}/download/only.bin/`, null, { key: m.key! }),
+  },
+  {
+    name: 'external package MHL',
+    by: 'key',
+    expected: (a) => statusOf[a.mayDownload],
+    call: (m) => get(`/api/packages/external/${m.slug}/mhl/`, null, { key: m.key! }),
   },
   {
     name: 'PIN ask by key',
@@ -204,7 +219,13 @@ async function grantFor(made: MadeCase): Promise<string> {
     packageId: made.packageId,
     recipientId: made.recipientId!,
     fileId: null,
-    size: packageTar(pkg!, await storedFiles(db, made.packageId)).layout.size,
+    size: (
+      await packageTar(
+        pkg!,
+        await storedFiles(db, made.packageId),
+        mhlHostname(server.ctx.config.publicUrl),
+      )
+    ).layout.size,
     ip: '203.0.113.9',
     expiresAt: new Date(Date.now() + 3_600_000),
   });
@@ -233,7 +254,7 @@ describe('every route that asks the recipient-access rule answers as the rule do
       const want: Record<string, number> = {};
       const got: Record<string, number> = {};
       for (const route of routes.filter((r) => reaches(r, made))) {
-        want[route.name] = route.expected(answers);
+        want[route.name] = route.expected(answers, c.caller);
         const response = await route.call(made);
         got[route.name] = response.statusCode;
         if (response.statusCode === 200 && want[route.name] === 200)
