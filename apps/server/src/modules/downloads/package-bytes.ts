@@ -12,7 +12,7 @@ import {
 } from '../../storage';
 import { downloadMessages } from './download-messages';
 import { layoutTar, piecesForRange, type TarLayout } from '@filerunner/transfer';
-import { mhlMembers, packageMhl, type MhlMember, type PackageMhl } from '../mhl/package-mhl';
+import { packageMhlBuild, type MhlMember, type PackageMhl } from '../mhl/package-mhl';
 
 /** A stored file with the object it lives in (its key is known). */
 export type ServableFile = FileRow & { objectKey: string };
@@ -36,8 +36,8 @@ export interface PackageTar {
  * Lays out the tar of a package's stored files, then its ASC MHL (`mhlMembers`). Entries are in
  * user-path order (by code unit, so no database collation can change it) with the package's send
  * time as every mtime: the bytes depend only on the stored list, so ranged chunks fetched at
- * different times, from different nodes, fit together. The MHL is written here, once for each
- * opening of a grant, and every range of that opening slices the same bytes.
+ * different times, from different nodes, fit together. The MHL is written here (or found among
+ * the recent ones), once for each opening of a grant, and every range of it slices those bytes.
  */
 export async function packageTar(
   pkg: PackageRow,
@@ -48,8 +48,7 @@ export async function packageTar(
     .filter((f): f is ServableFile => f.objectKey !== null)
     .sort((a, b) => (a.userPath < b.userPath ? -1 : a.userPath > b.userPath ? 1 : a.id - b.id));
   const mtime = Math.floor(pkg.sentAt.getTime() / 1000);
-  const mhl = packageMhl(pkg, servable, hostname);
-  const written = await mhlMembers(mhl, servable);
+  const { mhl, members: written } = await packageMhlBuild(pkg, servable, hostname);
   const layout = layoutTar([
     ...servable.map((f) => ({ path: f.userPath, size: f.size, mtime })),
     ...written.map((m) => ({ path: m.path, size: m.bytes.byteLength, mtime })),

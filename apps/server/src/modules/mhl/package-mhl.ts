@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { xxhash128 } from 'hash-wasm';
 import type { PackageRow } from '../../db/rows';
 import { downloadName } from '../downloads/download-name';
@@ -123,4 +124,62 @@ export async function mhlMembers(
 /** The host name a package's lists name as their maker: the server's public address's. */
 export function mhlHostname(publicUrl: string): string {
   return new URL(publicUrl).hostname;
+}
+
+/** A package's hash list with the tar members it makes. */
+export interface PackageMhlBuild {
+  readonly mhl: PackageMhl;
+  readonly members: readonly MhlMember[];
+}
+
+// Writing the list of a package of ten thousand files takes the XML writer a good part of a
+// second, and a ranged download opens its grant on every request: the lists of recent packages
+// are kept, up to this many bytes. The key holds everything the bytes depend on, so a list is
+// never served for other inputs; a package's files do not change once it is sent.
+const CACHE_BYTES = 32 * 1024 * 1024;
+const cache = new Map<string, Promise<PackageMhlBuild>>();
+const cachedSizes = new Map<string, number>();
+let cachedBytes = 0;
+
+/**
+ * `packageMhl` and `mhlMembers` of a package, from the cache when the same package, files and
+ * host name were seen lately.
+ */
+export function packageMhlBuild(
+  pkg: Pick<PackageRow, 'id' | 'name' | 'sentAt'>,
+  files: readonly MhlSourceFile[],
+  hostname: string,
+): Promise<PackageMhlBuild> {
+  const digest = createHash('sha256');
+  for (const f of files) digest.update(`${f.userPath}\0${f.size}\0${f.xxh128 ?? ''}\n`);
+  const key = [pkg.id, pkg.name, pkg.sentAt.getTime(), hostname, digest.digest('hex')].join('\0');
+  const hit = cache.get(key);
+  if (hit) {
+    // Most recently used last, so the first key is the one to drop.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const building = (async () => {
+    const mhl = packageMhl(pkg, files, hostname);
+    return { mhl, members: await mhlMembers(mhl, files) };
+  })();
+  cache.set(key, building);
+  void building.then(
+    (built) => keep(key, built.mhl.hashList.byteLength + built.mhl.chain.byteLength),
+    () => cache.delete(key),
+  );
+  return building;
+}
+
+function keep(key: string, bytes: number): void {
+  if (!cache.has(key) || cachedSizes.has(key)) return;
+  cachedSizes.set(key, bytes);
+  cachedBytes += bytes;
+  for (const oldest of cache.keys()) {
+    if (cachedBytes <= CACHE_BYTES || oldest === key) break;
+    cache.delete(oldest);
+    cachedBytes -= cachedSizes.get(oldest) ?? 0;
+    cachedSizes.delete(oldest);
+  }
 }
