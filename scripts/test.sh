@@ -17,6 +17,8 @@ need_tool /usr/bin/chromium chromium "the browser tests drive Debian's Chromium"
 need_tool /usr/bin/firefox-esr firefox-esr "the external package page also runs in Debian's Firefox ESR"
 need_tool /usr/bin/tar tar "the download tests list and unpack tars with GNU tar"
 need_tool /usr/bin/bsdtar libarchive-tools "the tar layout tests read tars with bsdtar too"
+need_tool /usr/bin/xxhsum xxhash "the ASC MHL tests check the listed hashes with xxhsum -H2"
+need_tool /usr/bin/xmllint libxml2-utils "the ASC MHL tests validate the lists against the format's XSD"
 if [ -n "${SWIFT_AUTH_URL:-}" ]; then
   need_tool /usr/bin/swift python3-swiftclient "the Swift leg checks signatures of \`swift tempurl\`"
 fi
