@@ -1,0 +1,222 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { api } from '@filerunner/protocol';
+import { apiLogin, DEMO_PASSWORD } from '../harness';
+import { sendDemoPackage, type PackageFile } from '../sent-package';
+import { startCluster, type Cluster } from './cluster';
+
+// Three app nodes behind nginx on one PostgreSQL and one Swift, started as an operator would
+// (scripts/cluster.sh): the product behaves as one service whichever node answers, and when one
+// of them dies or restarts.
+
+let cluster: Cluster;
+beforeAll(async () => {
+  cluster = await startCluster(3);
+});
+afterAll(() => cluster?.stop());
+
+const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The download URL of a package's tar for the demo recipient, through the balancer. */
+async function tarGrant(slug: string) {
+  const recipient = await apiLogin(cluster.url, 'recipient@example.com', DEMO_PASSWORD);
+  return recipient.call(api.downloads.packageGrant, { params: { slug } });
+}
+
+/**
+ * Downloads `url` in `parts` ranges at once, each read slowly (so a node can die under it), and
+ * resumes a range cut short from its last byte with If-Range, as the download engine does.
+ * Answers the bytes and how many times a range was resumed.
+ */
+async function slowRangedDownload(url: string, size: number, parts: number, msPerMiB: number) {
+  const head = await fetch(url, { method: 'HEAD' });
+  const etag = head.headers.get('etag')!;
+  const out = Buffer.alloc(size);
+  let resumed = 0;
+  const step = Math.ceil(size / parts);
+  await Promise.all(
+    Array.from({ length: parts }, async (_, part) => {
+      let at = part * step;
+      const end = Math.min(size, at + step);
+      for (let attempt = 0; at < end; attempt++) {
+        if (attempt > 10) throw new Error(`range ${part} failed 10 times`);
+        if (attempt > 0) resumed++;
+        try {
+          const response = await fetch(url, {
+            headers: { range: `bytes=${at}-${end - 1}`, 'if-range': etag },
+          });
+          if (response.status !== 206) throw new Error(`range answered ${response.status}`);
+          const reader = response.body!.getReader();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            out.set(value, at);
+            at += value.length;
+            await new Promise((resolve) =>
+              setTimeout(resolve, (value.length / 2 ** 20) * msPerMiB),
+            );
+          }
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    }),
+  );
+  return { bytes: out, resumed };
+}
+
+describe('a cluster of three nodes behind nginx', () => {
+  it('holds a session signed in through the balancer on every node', async () => {
+    const login = await fetch(`${cluster.url}/api/authenticate/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-client-version': 'cluster' },
+      body: JSON.stringify({ email: 'sender@example.com', password: DEMO_PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    for (let i = 1; i <= cluster.nodes; i++) {
+      const me = await fetch(`${cluster.nodeUrl(i)}/api/user/`, {
+        headers: { cookie, 'x-client-version': 'cluster' },
+      });
+      expect(me.status, `node ${i}`).toBe(200);
+    }
+  });
+
+  it('resumes ranged downloads on the other nodes when one dies under them', async () => {
+    const file: PackageFile = { path: 'reel/A001.mov', bytes: randomBytes(96 * 2 ** 20) };
+    const slug = await sendDemoPackage(cluster.url, {
+      sender: 'sender@example.com',
+      recipients: ['recipient@example.com'],
+      name: 'Killed mid-download',
+      message: '',
+      files: [file],
+    });
+    const grant = await tarGrant(slug);
+    // 4 ranges of 24 MiB at about 6 MiB/s each: 4 s of reading, long enough to kill a node
+    // under it, and more than the socket buffers between node, balancer and client hold.
+    const download = slowRangedDownload(grant.download_url, grant.size, 4, 160);
+    let victim = 0;
+    await vi.waitFor(
+      async () => {
+        for (let i = 1; i <= cluster.nodes && victim === 0; i++) {
+          const serving = await cluster.metric(
+            i,
+            'filerunner_transfers_in_progress{direction="download"}',
+          );
+          if (serving > 0) victim = i;
+        }
+        expect(victim).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    await cluster.kill(victim);
+    const { bytes, resumed } = await download;
+    expect(resumed).toBeGreaterThan(0);
+    // The tar holds the file after its 512-byte header, byte for byte.
+    expect(sha(bytes.subarray(512, 512 + file.bytes.length))).toBe(sha(file.bytes));
+    await cluster.startNode(victim);
+  });
+
+  it('runs each job once: one mail per recipient per package, however many nodes', async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `Once ${i + 1}`);
+    const queue = [...names];
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let name = queue.shift(); name; name = queue.shift()) {
+          await sendDemoPackage(cluster.url, {
+            sender: 'sender@example.com',
+            recipients: ['recipient@example.com'],
+            name,
+            message: '',
+            files: [{ path: 'note.txt', bytes: Buffer.from(name) }],
+          });
+        }
+      }),
+    );
+    await vi.waitFor(
+      async () => {
+        const received = (await cluster.mails()).filter((m) =>
+          names.some((name) => m.subject.endsWith(`sent you "${name}"`)),
+        );
+        expect(received.length).toBeGreaterThanOrEqual(names.length);
+      },
+      { timeout: 60_000, interval: 500 },
+    );
+    // Long enough for a second node to send what the first sent, if the lease let it.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const mails = await cluster.mails();
+    for (const name of names) {
+      const about = mails.filter((m) => m.subject.endsWith(`sent you "${name}"`));
+      expect(about, name).toHaveLength(1);
+      expect(about[0]!.to).toContain('recipient@example.com');
+    }
+  });
+
+  it('restarts node by node under load without one failed request', async () => {
+    const recipient = await fetch(`${cluster.url}/api/authenticate/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-client-version': 'cluster' },
+      body: JSON.stringify({ email: 'recipient@example.com', password: DEMO_PASSWORD }),
+    });
+    const cookie = recipient.headers.get('set-cookie')!.split(';')[0]!;
+    const downloadFile: PackageFile = { path: 'reel/B001.mov', bytes: randomBytes(96 * 2 ** 20) };
+    const downloadSlug = await sendDemoPackage(cluster.url, {
+      sender: 'sender@example.com',
+      recipients: ['recipient@example.com'],
+      name: 'Downloaded while restarting',
+      message: '',
+      files: [downloadFile],
+    });
+    const grant = await tarGrant(downloadSlug);
+
+    // A steady load of calls: the Inbox as the recipient's browser asks for it, in 4 loops.
+    let restarting = true;
+    const calls = { answered: 0, failed: [] as string[] };
+    const load = Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (restarting) {
+          try {
+            const response = await fetch(
+              `${cluster.url}/api/packages/received/?page=1&contract_slug=demo`,
+              {
+                headers: { cookie, 'x-client-version': 'cluster' },
+              },
+            );
+            await response.arrayBuffer();
+            if (response.status >= 500) calls.failed.push(`${response.status}`);
+            else calls.answered++;
+          } catch (error) {
+            calls.failed.push(String(error));
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }),
+    );
+    const uploadFile: PackageFile = { path: 'reel/C001.mov', bytes: randomBytes(128 * 2 ** 20) };
+    const upload = sendDemoPackage(cluster.url, {
+      sender: 'sender@example.com',
+      recipients: ['recipient@example.com'],
+      name: 'Sent while restarting',
+      message: '',
+      files: [uploadFile],
+    });
+    // About 5 MiB/s in all: the download runs through the restarts.
+    const download = slowRangedDownload(grant.download_url, grant.size, 4, 800);
+
+    for (let i = 1; i <= cluster.nodes; i++) {
+      await cluster.stopNode(i);
+      await cluster.startNode(i);
+    }
+    restarting = false;
+    await load;
+    const uploadedSlug = await upload;
+    const { bytes } = await download;
+
+    expect(calls.failed).toEqual([]);
+    expect(calls.answered).toBeGreaterThan(100);
+    expect(sha(bytes.subarray(512, 512 + downloadFile.bytes.length))).toBe(sha(downloadFile.bytes));
+    const sent = await tarGrant(uploadedSlug);
+    const tar = Buffer.from(await (await fetch(sent.download_url)).arrayBuffer());
+    expect(sha(tar.subarray(512, 512 + uploadFile.bytes.length))).toBe(sha(uploadFile.bytes));
+  });
+});
