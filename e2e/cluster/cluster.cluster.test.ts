@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api } from '@filerunner/protocol';
-import { apiLogin, DEMO_PASSWORD } from '../harness';
+import type { Browser } from 'playwright-core';
+import { apiLogin, DEMO_PASSWORD, launchBrowser } from '../harness';
+import { folderToPick, freshPage, logIn, patternOf, sendPickedFolder } from '../pages';
 import { sendDemoPackage, type PackageFile } from '../sent-package';
 import { startCluster, type Cluster } from './cluster';
 
@@ -10,10 +12,15 @@ import { startCluster, type Cluster } from './cluster';
 // of them dies or restarts.
 
 let cluster: Cluster;
+let browser: Browser;
 beforeAll(async () => {
   cluster = await startCluster(3);
+  browser = await launchBrowser();
 });
-afterAll(() => cluster?.stop());
+afterAll(async () => {
+  await browser?.close();
+  await cluster?.stop();
+});
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -218,5 +225,94 @@ describe('a cluster of three nodes behind nginx', () => {
     const sent = await tarGrant(uploadedSlug);
     const tar = Buffer.from(await (await fetch(sent.download_url)).arrayBuffer());
     expect(sha(tar.subarray(512, 512 + uploadFile.bytes.length))).toBe(sha(uploadFile.bytes));
+  });
+
+  it('finishes a send from the Share screen while a node dies under it', async () => {
+    const page = await freshPage(browser);
+    await logIn(page, cluster.url, 'sender@example.com', DEMO_PASSWORD);
+    await page.goto(`${cluster.url}/share`);
+    const files = [
+      { name: 'A002.mov', size: 48 * 2 ** 20 },
+      ...Array.from({ length: 30 }, (_, i) => ({ name: `frame_${1001 + i}.dpx`, size: 300_000 })),
+    ];
+    await folderToPick(page, 'reel-2', files);
+    await sendPickedFolder(page, 'Sent through a dying node');
+    // Once the upload runs, one node dies; the engine's next calls go to the others.
+    await page
+      .getByText(/Uploading|\d+%/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await cluster.kill(1);
+    await page
+      .getByTestId('sent-status')
+      .filter({ hasText: 'Your package has been sent.' })
+      .waitFor({ timeout: 120_000 });
+    await page.context().close();
+    await cluster.startNode(1);
+
+    const sender = await apiLogin(cluster.url, 'sender@example.com', DEMO_PASSWORD);
+    const sent = await sender.call(api.inbox.sentList, {
+      query: { page: 1, contract_slug: 'demo' },
+    });
+    const pkg = sent.packages.find((p) => p.name === 'Sent through a dying node')!;
+    for (const file of [files[0]!, files[29]!]) {
+      const recipient = await apiLogin(cluster.url, 'recipient@example.com', DEMO_PASSWORD);
+      const grant = await recipient.call(api.downloads.fileGrant, {
+        params: { slug: pkg.slug, '*': `reel-2/${file.name}` },
+      });
+      const bytes = new Uint8Array(await (await fetch(grant.download_url)).arrayBuffer());
+      expect(sha(bytes), file.name).toBe(sha(patternOf(file.name, file.size)));
+    }
+  });
+
+  it('tells a browser on one node of a package sent through another, and reconnects', async () => {
+    const page = await freshPage(browser);
+    await logIn(page, cluster.url, 'recipient@example.com', DEMO_PASSWORD);
+    await page.goto(`${cluster.url}/inbox`);
+    // Marks this document: a reload would lose it.
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    const received = page.getByRole('list', { name: 'Received packages' });
+    // The node holding the page's socket, from each node's own count.
+    let socketNode = 0;
+    await vi.waitFor(
+      async () => {
+        for (let i = 1; i <= cluster.nodes && socketNode === 0; i++) {
+          if ((await cluster.metric(i, 'filerunner_realtime_connections')) > 0) socketNode = i;
+        }
+        expect(socketNode).toBeGreaterThan(0);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    const other = (socketNode % cluster.nodes) + 1;
+    const sendThrough = (node: number, name: string) =>
+      sendDemoPackage(cluster.nodeUrl(node), {
+        sender: 'sender@example.com',
+        recipients: ['recipient@example.com'],
+        name,
+        message: '',
+        files: [{ path: 'note.txt', bytes: Buffer.from(name) }],
+      });
+
+    await sendThrough(other, `Finalised on node ${other}`);
+    await received.getByText(`Finalised on node ${other}`).waitFor({ timeout: 10_000 });
+
+    // The socket's node dies: the page connects again through the balancer, to another node.
+    await cluster.kill(socketNode);
+    await vi.waitFor(
+      async () => {
+        let sockets = 0;
+        for (let i = 1; i <= cluster.nodes; i++) {
+          if (i !== socketNode)
+            sockets += await cluster.metric(i, 'filerunner_realtime_connections');
+        }
+        expect(sockets).toBe(1);
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    await sendThrough(other, 'After the node died');
+    await received.getByText('After the node died').waitFor({ timeout: 10_000 });
+    expect(await page.evaluate(() => 'notReloaded' in window)).toBe(true);
+    await page.context().close();
+    await cluster.startNode(socketNode);
   });
 });
