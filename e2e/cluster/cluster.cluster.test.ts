@@ -5,6 +5,7 @@ import type { Browser } from 'playwright-core';
 import { apiLogin, DEMO_PASSWORD, launchBrowser } from '../harness';
 import { folderToPick, freshPage, logIn, patternOf, sendPickedFolder } from '../pages';
 import { sendDemoPackage, type PackageFile } from '../sent-package';
+import type { CapturedMail } from '../harness';
 import { startCluster, type Cluster } from './cluster';
 
 // Three app nodes behind nginx on one PostgreSQL and one Swift, started as an operator would
@@ -124,11 +125,11 @@ describe('a cluster of three nodes behind nginx', () => {
     await cluster.startNode(victim);
   });
 
-  it('runs each job once: one mail per recipient per package, however many nodes', async () => {
-    const names = Array.from({ length: 40 }, (_, i) => `Once ${i + 1}`);
+  it('runs each job once: one mail per package and per report, however many nodes', async () => {
+    const names = Array.from({ length: 200 }, (_, i) => `Once ${i + 1}`);
     const queue = [...names];
     await Promise.all(
-      Array.from({ length: 8 }, async () => {
+      Array.from({ length: 10 }, async () => {
         for (let name = queue.shift(); name; name = queue.shift()) {
           await sendDemoPackage(cluster.url, {
             sender: 'sender@example.com',
@@ -140,23 +141,41 @@ describe('a cluster of three nodes behind nginx', () => {
         }
       }),
     );
+    // Reports asked at once through the balancer, each for its own period.
+    const admin = await apiLogin(cluster.url, 'admin@example.com', DEMO_PASSWORD);
+    const day = (daysAgo: number) =>
+      new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const to = day(0);
+    const periods = Array.from({ length: 6 }, (_, i) => day(10 * (i + 1)));
+    await Promise.all(
+      periods.map((from) =>
+        admin.call(api.activity.exportCsv, {
+          params: { slug: 'demo' },
+          body: { report_period: 'custom', date_from: from, date_to: to },
+        }),
+      ),
+    );
+    const aboutPackage = (mails: CapturedMail[], name: string) =>
+      mails.filter((m) => m.subject.endsWith(`sent you "${name}"`));
+    const aboutReport = (mails: CapturedMail[], from: string) =>
+      mails.filter((m) => m.subject.endsWith(`: ${from} to ${to}`));
     await vi.waitFor(
       async () => {
-        const received = (await cluster.mails()).filter((m) =>
-          names.some((name) => m.subject.endsWith(`sent you "${name}"`)),
-        );
-        expect(received.length).toBeGreaterThanOrEqual(names.length);
+        const mails = await cluster.mails();
+        for (const name of names) expect(aboutPackage(mails, name).length, name).toBeGreaterThan(0);
+        for (const from of periods)
+          expect(aboutReport(mails, from).length, from).toBeGreaterThan(0);
       },
-      { timeout: 60_000, interval: 500 },
+      { timeout: 120_000, interval: 1000 },
     );
     // Long enough for a second node to send what the first sent, if the lease let it.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const mails = await cluster.mails();
     for (const name of names) {
-      const about = mails.filter((m) => m.subject.endsWith(`sent you "${name}"`));
-      expect(about, name).toHaveLength(1);
-      expect(about[0]!.to).toContain('recipient@example.com');
+      expect(aboutPackage(mails, name), name).toHaveLength(1);
+      expect(aboutPackage(mails, name)[0]!.to).toContain('recipient@example.com');
     }
+    for (const from of periods) expect(aboutReport(mails, from), from).toHaveLength(1);
   });
 
   it('restarts node by node under load without one failed request', async () => {
