@@ -13,6 +13,8 @@ import type { ExpirySweeper } from './jobs/expiry-sweeper';
 import type { JobRunner } from './jobs/job-runner';
 import type { ObjectSweeper } from './jobs/object-sweeper';
 import type { OutboxSender } from './jobs/outbox-sender';
+import { countRequests, serveMetrics } from './http/metrics';
+import { NodeReadiness, serveReadiness } from './http/readiness';
 import { realtimeRoutes } from './realtime/realtime.routes';
 import { embeddedStorePlugin, type StoreFaults } from './storage';
 
@@ -20,6 +22,8 @@ export interface HttpApp {
   app: FastifyInstance;
   /** Every route registered under `/api`, as the OpenAPI test compares them with the table. */
   apiRoutes: RegisteredRoute[];
+  /** What /readyz answers: ready once listening, draining once told the node stops. */
+  readiness: NodeReadiness;
 }
 
 export interface BuiltApp extends HttpApp {
@@ -77,11 +81,14 @@ export async function buildHttpApp(ctx: Context): Promise<HttpApp> {
         : config.trustProxy,
   });
 
+  // First, so that every route registered below (each in its own scope) inherits its hooks.
+  countRequests(app, ctx.metrics);
+
   // The embedded store answers browsers at /v1/... beside the API, as a Swift proxy would.
   if (ctx.embeddedStore) await app.register(embeddedStorePlugin, ctx.embeddedStore);
   await installSecurityHeaders(app, config, ctx.storage);
   await app.register(cookie);
-  installErrorHandler(app);
+  installErrorHandler(app, ctx.metrics);
 
   const apiRoutes: RegisteredRoute[] = [];
   await app.register(apiPlugin, { prefix: '/api', ctx, routes: apiRoutes });
@@ -95,6 +102,11 @@ export async function buildHttpApp(ctx: Context): Promise<HttpApp> {
   });
 
   await apiDocs(app);
+
+  const readiness = new NodeReadiness(ctx);
+  app.addHook('onListen', async () => readiness.markReady());
+  serveReadiness(app, readiness);
+  serveMetrics(app, ctx.metrics, config.metricsToken);
 
   app.get('/healthcheck', async (_request, reply) => {
     const health = await checkHealth(ctx);
@@ -116,5 +128,5 @@ export async function buildHttpApp(ctx: Context): Promise<HttpApp> {
   app.addHook('onClose', async () => {
     clearTimeout(cutConnections);
   });
-  return { app, apiRoutes };
+  return { app, apiRoutes, readiness };
 }

@@ -93,6 +93,8 @@ const environment = z.object({
   SWIFT_ALTERNATIVE_URLS: z.string().optional(),
   STORE_FAULTS: storeFaults.optional(),
   HELP_URL: optionalUrl,
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(0),
   STORAGE_FREE_FLOOR: z
     .string()
     .transform((text, ctx) => {
@@ -185,6 +187,13 @@ export type Config = Readonly<{
    * refused (507) while the volume is under it, and /healthcheck says degraded.
    */
   storageFreeFloor: FreeFloorSetting;
+  /** The bearer token /metrics asks for; null: /metrics is not served. */
+  metricsToken: string | null;
+  /**
+   * Seconds a stopping node answers /readyz 503 while still serving everything, so a load
+   * balancer polling it stops sending new work before the node closes its port.
+   */
+  drainSeconds: number;
 }>;
 
 export class ConfigError extends Error {}
@@ -225,6 +234,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage,
     helpUrl: e.HELP_URL ?? null,
     storageFreeFloor: e.STORAGE_FREE_FLOOR ?? { kind: 'default' as const },
+    metricsToken: e.METRICS_TOKEN ?? null,
+    drainSeconds: e.DRAIN_SECONDS,
   });
 }
 

@@ -10,7 +10,8 @@ import type { OutboxMail } from './db/schema';
 import { ExpirySweeper } from './jobs/expiry-sweeper';
 import { JobRunner } from './jobs/job-runner';
 import { ObjectSweeper } from './jobs/object-sweeper';
-import { enqueueMail, OutboxSender } from './jobs/outbox-sender';
+import { enqueueMail, outboxBacklog, OutboxSender } from './jobs/outbox-sender';
+import { Metrics } from './http/metrics';
 import { stopWorkers } from './jobs/workers';
 import { RateLimiter } from './modules/accounts/rate-limit';
 import { SessionStore } from './modules/accounts/sessions';
@@ -60,6 +61,8 @@ export interface AppContext {
   pendingWork: PendingWork;
   /** The data folder's volume and the floor of free space kept for the embedded database. */
   freeSpace: FreeSpace;
+  /** The node's figures for /metrics: modules count transfers and storage errors here. */
+  metrics: Metrics;
 }
 
 /** The background workers: built with the context, idle until `startWorkers` runs them. */
@@ -177,6 +180,11 @@ async function openOnDatabase(
   });
   const realtime = new RealtimeHub({ databaseUrl: database.url, sessions, log });
   const pendingWork = new PendingWork();
+  const metrics = new Metrics({
+    pool: database.poolUse,
+    outbox: () => outboxBacklog(db),
+    realtimeConnections: () => realtime.size,
+  });
 
   return {
     config,
@@ -193,6 +201,7 @@ async function openOnDatabase(
     storage,
     pendingWork,
     freeSpace,
+    metrics,
     workers,
     realtime,
     embeddedStore: opened?.embeddedStore ?? null,

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     await ctx.close();
     throw error;
   }
-  const { app } = http;
+  const { app, readiness } = http;
 
   if (config.seedDemo) {
     const demo = await seedDemo(ctx);
@@ -38,8 +38,16 @@ async function main(): Promise<void> {
   }
 
   const stopWorkers = startWorkers(ctx);
-  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  const drainMs = config.drainSeconds * 1000;
+  closeWithGrace({ delay: drainMs + 10_000 }, async ({ err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
+    // /readyz answers 503 first, while everything is still served, so that a balancer polling
+    // it sends new work elsewhere before the port closes.
+    readiness.drain();
+    if (drainMs > 0 && !err) {
+      app.log.info(`draining for ${config.drainSeconds} s before closing`);
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
     // Connections first (downloads get their grace), then the workers, then what they all use.
     await app.close();
     await stopWorkers();

@@ -57,10 +57,10 @@ interface Run {
   exited: Promise<number | null>;
 }
 
-function run(script: string, args: string[] = []): Run {
+function run(script: string, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Run {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: serverDir,
-    env: env(),
+    env: { ...env(), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -70,8 +70,8 @@ function run(script: string, args: string[] = []): Run {
   return { child, output: () => output, exited };
 }
 
-async function startServer(): Promise<Run> {
-  const server = run('src/main.ts');
+async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const server = run('src/main.ts', [], extraEnv);
   await vi.waitFor(
     async () => {
       if (server.child.exitCode !== null) throw new Error(`server exited:\n${server.output()}`);
@@ -151,6 +151,26 @@ describe('one process per embedded data folder', () => {
 
     const next = await startServer();
     await stopServer(next);
+  });
+});
+
+describe('a node told to stop', () => {
+  it('drains: /readyz says so while everything is still served, then it exits', async () => {
+    const server = await startServer({ DRAIN_SECONDS: '3' });
+    expect((await fetch(`${origin}/readyz`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    await vi.waitFor(
+      async () => {
+        const readyz = await fetch(`${origin}/readyz`);
+        expect(readyz.status).toBe(503);
+        expect(await readyz.json()).toEqual({ status: 'draining', problems: [] });
+      },
+      { timeout: 2_000, interval: 50 },
+    );
+    // Still serving while it drains: a balancer that has not looked yet loses nothing.
+    expect((await fetch(`${origin}/healthcheck`)).ok).toBe(true);
+    await signIn();
+    expect(await server.exited).toBe(0);
   });
 });
 

@@ -16,6 +16,8 @@ export interface DatabaseHandle {
   kind: 'embedded' | 'postgres';
   /** Where the pool connects; a process's realtime listener opens its own connection there. */
   url: string;
+  /** The pool's connections now: open, idle, and queries waiting for one (for /metrics). */
+  poolUse(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -64,7 +66,18 @@ export async function openDatabase(options: {
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       lock.release();
     }
-    return { db: db as unknown as Database, kind: embedded ? 'embedded' : 'postgres', url, close };
+    const poolUse = () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    });
+    return {
+      db: db as unknown as Database,
+      kind: embedded ? 'embedded' : 'postgres',
+      url,
+      poolUse,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { messages } from '@filerunner/protocol';
 import { StorageError } from '../storage';
 import { ApiError } from './errors';
+import type { Metrics } from './metrics';
 
 /** PostgreSQL's disk_full: a write found no space for its files. */
 const DISK_FULL = '53100';
@@ -26,9 +27,14 @@ function isInsufficientStorage(error: unknown): boolean {
  * content type, oversize body, bad form data) into 4xx with a `detail`, a full volume into 507,
  * and logs the rest as 500.
  */
-export function installErrorHandler(app: FastifyInstance): void {
+export function installErrorHandler(
+  app: FastifyInstance,
+  metrics?: Pick<Metrics, 'storageFailed'>,
+): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) return reply.code(error.status).send(error.body);
+    const failed: unknown = error;
+    if (failed instanceof StorageError) metrics?.storageFailed(failed.code);
     const status = error.statusCode ?? 500;
     if (status === 429) return reply.code(429).send({ detail: messages.auth.rateLimited });
     if (status >= 400 && status < 500) {

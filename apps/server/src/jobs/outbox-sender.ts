@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lte, min, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { queryRows, type Database } from '../db/client';
 import { outbox, type OutboxMail } from '../db/schema';
@@ -13,6 +13,22 @@ import { PollingWorker } from './polling-worker';
 export async function enqueueMail(db: Database, mail: OutboxMail, notBefore?: Date): Promise<void> {
   const later = notBefore !== undefined && notBefore.getTime() > Date.now();
   await db.insert(outbox).values({ payload: mail, ...(later ? { nextAttemptAt: notBefore } : {}) });
+}
+
+/**
+ * Mail that should have left and has not: unsent, and due or already tried (a mail held for an
+ * access period that has not started is not late). With when the oldest of it was queued.
+ */
+export async function outboxBacklog(
+  db: Database,
+): Promise<{ pending: number; oldest: Date | null }> {
+  const [row] = await db
+    .select({ pending: count(), oldest: min(outbox.createdAt) })
+    .from(outbox)
+    .where(
+      and(isNull(outbox.sentAt), or(lte(outbox.nextAttemptAt, sql`now()`), gt(outbox.attempts, 0))),
+    );
+  return { pending: row?.pending ?? 0, oldest: row?.oldest ?? null };
 }
 
 const LEASE = sql`now() + interval '5 minutes'`;

@@ -63,11 +63,15 @@ export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppCont
       // Tracked from the start, not from 'close': a stopping server must already see it pending
       // when its connections close, and wait for the record before the database closes.
       const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
+      const transferEnded = ctx.metrics.transferStarted('download');
       ctx.pendingWork.track(
         closed
           .then(() => {
+            transferEnded();
             // Only a body written to its end counts as delivered; a cut one adds its bytes only.
             const whole = reply.raw.writableFinished && body.stream.readableEnded;
+            const files = whole ? download.filesEndingIn(range) : 0;
+            ctx.metrics.moved('download', files, whole ? range.length : body.bytesOut());
             return recordDownload(ctx, download, {
               served: whole ? { start: range.offset, end: range.offset + range.length } : null,
               bytes: whole ? range.length : body.bytesOut(),

@@ -124,6 +124,8 @@ export interface OpenDownload {
    * Rejects (StorageError) when the first stored object cannot be opened.
    */
   body(range: ByteRange): Promise<BodyStream>;
+  /** How many files' last bytes (an empty file: its place) lie in `range`, for the metrics. */
+  filesEndingIn(range: ByteRange): number;
 }
 
 /**
@@ -156,6 +158,11 @@ export async function openDownload(ctx: AppContext, token: string): Promise<Open
       filename: `${downloadName(pkg.name)}.tar`,
       contentType: 'application/x-tar',
       body: (range) => streamParts(ctx.storage, tarParts(pkg, tar, range), ctx.log),
+      filesEndingIn: (range) =>
+        tar.layout.entries.filter((entry) => {
+          const end = entry.dataOffset + entry.source.size;
+          return end > range.offset && end <= range.offset + range.length;
+        }).length,
     };
   }
   const file = await storedFile(ctx.db, pkg.id, { id: grant.fileId });
@@ -168,6 +175,7 @@ export async function openDownload(ctx: AppContext, token: string): Promise<Open
     filename: baseName(file.userPath),
     contentType: 'application/octet-stream',
     body: (range) => streamParts(ctx.storage, fileParts(pkg, servable, range), ctx.log),
+    filesEndingIn: (range) => (range.offset + range.length === grant.size ? 1 : 0),
   };
 }
 

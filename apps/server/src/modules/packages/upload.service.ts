@@ -219,6 +219,11 @@ export async function recordUploadedFiles(
       })),
     );
   });
+  ctx.metrics.moved(
+    'upload',
+    input.files.length,
+    input.files.reduce((sum, f) => sum + files.get(f.user_path)!.size, 0),
+  );
   return { updated: input.files.length };
 }
 
@@ -260,6 +265,11 @@ export async function recordSlab(
       })),
     );
   });
+  ctx.metrics.moved(
+    'upload',
+    input.files.length,
+    input.files.reduce((sum, f) => sum + (f.end_byte - f.start_byte), 0),
+  );
   return { updated: input.files.length };
 }
 
@@ -315,5 +325,6 @@ export async function recordLargeFile(
       },
     ]);
   });
+  ctx.metrics.moved('upload', 1, intended.size);
   return { object_path: `/${pkg.container}/${key}`, etag: manifest.etag };
 }
