@@ -30,10 +30,8 @@ import {
 } from './package-bytes';
 import { displayName, senderName } from '../accounts/display-name';
 import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
-import { downloadName } from './download-name';
 import { mhlHostname } from '../mhl/package-mhl';
-
-export { downloadName };
+import { downloadName } from './download-name';
 
 /** How long a download URL works; long enough for a slow, resumed, multi-gigabyte download. */
 const GRANT_TTL_MS = 24 * 3600 * 1000;

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { xxhash128 } from 'hash-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageDownloadGrant, SenderPackage } from '@filerunner/protocol';
+import { layoutTar, piecesForRange } from '@filerunner/transfer';
 import { useTestServer, type ContractFixture, type TestServer } from '../../../test/harness';
 import { fileBytes, listeningSender, type TestFile } from '../../../test/uploader';
 import { packages } from '../../db/schema';
@@ -150,6 +151,19 @@ describe('the ASC MHL of a sent package', () => {
       expect(member.size).toBe(bytes.length);
       expect(member.xxh128).toBe(sums.get(member.path.slice('ascmhl/'.length)));
     }
+
+    // A download engine that lays the tar out from the grant alone places every byte right.
+    const layout = layoutTar(grant.files.map((m) => ({ ...m, mtime: grant.mtime })));
+    expect(layout.size).toBe(grant.size);
+    const byPath = new Map([...found, ...mhl]);
+    const rebuilt = piecesForRange(layout, { offset: 0, length: layout.size }).map((piece) =>
+      piece.kind === 'bytes'
+        ? piece.data
+        : byPath
+            .get(grant.files[piece.entry]!.path)!
+            .subarray(piece.offset, piece.offset + piece.length),
+    );
+    expect(Buffer.concat(rebuilt).equals(tar)).toBe(true);
 
     // A range that holds only the tail (the server's own members) is the whole tar's tail.
     const from = grant.size - 4096;
