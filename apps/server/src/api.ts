@@ -15,6 +15,7 @@ import { mhlRoutesPlugin } from './modules/mhl/mhl.routes';
 import { receivingRoutes } from './modules/inbox/inbox.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { pinRoutes } from './modules/pin/pin.routes';
+import { receiptRoutesPlugin } from './modules/receipts/receipts.routes';
 import { installAuth } from './http/auth';
 import { markMembershipsActive } from './modules/memberships/member-view';
 import { installCompression } from './http/compression';
@@ -39,6 +40,7 @@ export const apiAreas: readonly AreaPlugin[] = [
   downloadsRoutes,
   receivingRoutes,
   mhlRoutesPlugin,
+  receiptRoutesPlugin,
   pinRoutes,
 ];
 

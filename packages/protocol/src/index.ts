@@ -18,6 +18,7 @@ export * from './downloads';
 export * from './inbox';
 export * from './inbox-messages';
 export * from './mhl';
+export * from './receipts';
 export * from './api/route';
 export * from './api/http';
 export * from './api/retry';

@@ -12,6 +12,7 @@ import { inboxRoutes } from './inbox';
 import { mhlRoutes } from './mhl';
 import { packageRoutes } from './packages';
 import { pinRoutes } from './pin';
+import { receiptRoutes } from './receipts';
 import { recipientRoutes } from './recipients';
 import { userRoutes } from './users';
 
@@ -33,6 +34,7 @@ export const api = {
   mhl: mhlRoutes,
   packages: packageRoutes,
   pin: pinRoutes,
+  receipts: receiptRoutes,
   recipients: recipientRoutes,
   users: userRoutes,
 };

@@ -474,3 +474,39 @@ export const storageAppGroups = pgTable(
   },
   (t) => [index('storage_app_groups_contract').on(t.contractId)],
 );
+
+/**
+ * Keys the server signs with, one per purpose, shared by every node. Made on first use; the
+ * private key (PKCS #8, PEM) is the one secret here that must stay usable, not hashed: never
+ * selected into a log or an answer.
+ */
+export const signingKeys = pgTable('signing_keys', {
+  purpose: text({ enum: ['receipts'] }).primaryKey(),
+  /** RFC 7638 thumbprint of the public key: the `kid` of what it signs. */
+  kid: text().notNull(),
+  privateKeyPem: text().notNull(),
+  publicKeyPem: text().notNull(),
+  createdAt: now(),
+});
+
+/** A signed receipt of a recipient's complete download of a package, as issued. */
+export const deliveryReceipts = pgTable(
+  'delivery_receipts',
+  {
+    id: serial().primaryKey(),
+    packageId: integer()
+      .notNull()
+      .references(() => packages.id, { onDelete: 'cascade' }),
+    recipientId: integer()
+      .notNull()
+      .references(() => packageRecipients.id, { onDelete: 'cascade' }),
+    /** The compact JWS, exactly as handed out. */
+    jws: text().notNull(),
+    bytes: bigint({ mode: 'number' }).notNull(),
+    verified: integer().notNull(),
+    unverified: integer().notNull(),
+    failed: integer().notNull(),
+    createdAt: now(),
+  },
+  (t) => [index('delivery_receipts_package').on(t.packageId)],
+);

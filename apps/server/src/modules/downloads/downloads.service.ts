@@ -156,8 +156,9 @@ export async function openDownload(ctx: AppContext, token: string): Promise<Open
       filename: `${downloadName(pkg.name)}.tar`,
       contentType: 'application/x-tar',
       body: (range) => streamParts(ctx.storage, tarParts(pkg, tar, range), ctx.log),
+      // The package's files only: the ascmhl members after them are ours, not sent files.
       filesEndingIn: (range) =>
-        tar.layout.entries.filter((entry) => {
+        tar.layout.entries.slice(0, tar.files.length).filter((entry) => {
           const end = entry.dataOffset + entry.source.size;
           return end > range.offset && end <= range.offset + range.length;
         }).length,
