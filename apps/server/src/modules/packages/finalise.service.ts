@@ -6,8 +6,11 @@ import { notifyContractWatchers } from '../activity/package-notifications';
 import { keyAndMailRecipient } from './recipient-mail';
 import { announceWhenOpen } from './package-received';
 import { findUserById } from '../accounts/accounts.repository';
+import { PackageDeclaration } from './declared-objects';
+import { reconcileStoredObjects } from './stored-objects';
 import {
   currentRecipientsOf,
+  declaredFilesOf,
   fileStatesOf,
   markSent,
   packageStatusForUpdate,
@@ -21,7 +24,8 @@ export interface FinaliseResult {
 }
 
 /**
- * Sends the package: checks every intended file is stored, marks it complete (or, with `force`,
+ * Sends the package: checks every intended file is stored, holds its storage to the declaration
+ * (see reconcileStoredObjects), marks it complete (or, with `force`,
  * force-completed without the missing files, if at least one arrived), and in the same
  * transaction gives each recipient a link key and queues their mail and the contract
  * notification list's "sent" mail. Finalising twice answers the first result again, because the
@@ -49,6 +53,15 @@ export async function finalisePackage(
         missing_count: failedFiles.length,
       });
     }
+    // Under the row lock: a write finishing on the embedded store waits for it, then finds the
+    // package sent. Objects nobody recorded go; a package holding more than it declared is
+    // refused here, before anything is sent.
+    await reconcileStoredObjects(
+      ctx.storage,
+      pkgRef,
+      new PackageDeclaration(await declaredFilesOf(tx, pkgRef.id)),
+      stored,
+    );
     const status = failedFiles.length ? 'force_completed' : 'complete';
     const sent = await markSent(tx, pkgRef.id, {
       status,
