@@ -6,7 +6,13 @@ import {
   type SenderPackage,
 } from '@filerunner/protocol';
 import { describeOnSwift, useTestServer, type TestServer } from '../../../test/harness';
-import { everyKindOfFile, fileBytes, listeningSender, type TestFile } from '../../../test/uploader';
+import {
+  everyKindOfFile,
+  fileBytes,
+  listeningSender,
+  md5,
+  type TestFile,
+} from '../../../test/uploader';
 import { embeddedStoreRoot } from '../../storage';
 import { ObjectFileStore } from '../../storage/embedded/object-file-store';
 
@@ -498,6 +504,30 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
     expect(kept?.deleteAt).toBeNull();
     expect((await env.sender.upload(pkg, 'updatefiles', { files })).status).toBe(200);
     expect((await finalise(env, pkg)).status).toBe(200);
+  });
+
+  it('refuses to join segments that storage was told to delete', async () => {
+    const joined: TestFile = { path: 'video/short.mov', bytes: fileBytes(2000, 40) };
+    const pkg = await createPackage(env, sizes([small, medium, joined]));
+    const grants = await env.sender.grants(pkg, [small, medium], joined.bytes.length);
+    const names = [0, 1].map((i) => segmentName(joined, '0123456789abcdef', 1000, i));
+    const parts = names.map((name, i): [string, Buffer] => [
+      name,
+      joined.bytes.subarray(i * 1000, (i + 1) * 1000),
+    ]);
+    expect((await formPost(server, env, grants, parts, { x_delete_at: '4102444800' })).status).toBe(
+      201,
+    );
+    const slo = await env.sender.upload(pkg, 'slo', {
+      upload_filename: joined.path,
+      size: joined.bytes.length,
+      slo_content: parts.map(([name, bytes]) => ({
+        path: `/${grants.tempurl_data.container}/${grants.tempurl_data.object_prefix}${name}`,
+        etag: md5(bytes),
+        size_bytes: bytes.length,
+      })),
+    });
+    expect(slo).toEqual({ status: 400, body: { slo_content: [sendMessages.objectExpires] } });
   });
 
   it('is refused at send when a reported object was written again', async () => {
