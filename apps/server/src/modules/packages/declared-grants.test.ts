@@ -306,7 +306,7 @@ async function refusesAnObjectChangedAfterItsReport(server: TestServer, env: Set
   expect(await finalise(env, pkg)).toEqual({
     status: 400,
     body: {
-      detail: sendMessages.storedBeyondDeclared,
+      detail: sendMessages.storageNotAsDeclared,
       files: [`${small.path}: ${sendMessages.objectChanged}`],
     },
   });
@@ -561,7 +561,7 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
     expect(await finalise(env, pkg)).toEqual({
       status: 400,
       body: {
-        detail: sendMessages.storedBeyondDeclared,
+        detail: sendMessages.storageNotAsDeclared,
         files: [`${small.path}, ${medium.path}: ${sendMessages.objectTooLarge}`],
       },
     });
@@ -581,8 +581,8 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
     expect(await finalise(env, twice)).toEqual({
       status: 400,
       body: {
-        detail: sendMessages.storedBeyondDeclared,
-        files: [expect.stringMatching(/^8000 bytes stored, at most \d+ declared\.$/)],
+        detail: sendMessages.storageNotAsDeclared,
+        files: [`${sendMessages.storedBeyondDeclared} (8000 bytes stored, at most 4608)`],
       },
     });
     expect((await objectsOf(server, twiceGrants)).bytes).toBe(8000);

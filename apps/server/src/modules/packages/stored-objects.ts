@@ -126,11 +126,13 @@ export async function reconcileStoredObjects(
   await inParallel(unused, (key) => storage.deleteObject(at(key), { keepSegments: true }));
 
   if (problems.length === 0 && storedBytes > declaration.bytes) {
-    problems.push(`${storedBytes} bytes stored, at most ${declaration.bytes} declared.`);
+    problems.push(
+      `${sendMessages.storedBeyondDeclared} (${storedBytes} bytes stored, at most ${declaration.bytes})`,
+    );
   }
   if (problems.length > 0) {
     throw new ApiError(400, 'validation', {
-      detail: sendMessages.storedBeyondDeclared,
+      detail: sendMessages.storageNotAsDeclared,
       files: [...new Set(problems)].slice(0, 100),
     });
   }
