@@ -56,12 +56,20 @@ export async function finalisePackage(
     // Under the row lock: a write finishing on the embedded store waits for it, then finds the
     // package sent. Objects nobody recorded go; a package holding more than it declared is
     // refused here, before anything is sent.
-    await reconcileStoredObjects(
+    const reconciled = await reconcileStoredObjects(
       ctx.storage,
       pkgRef,
       new PackageDeclaration(await declaredFilesOf(tx, pkgRef.id)),
       stored,
     );
+    if (reconciled.deleted > 0) {
+      // Operators see how often grants write what nobody declared (a sender probing, or files
+      // changed mid-upload); the package id only, no object names.
+      ctx.log.info(
+        { packageId: pkgRef.id, deleted: reconciled.deleted },
+        'removed objects no sent file uses',
+      );
+    }
     const status = failedFiles.length ? 'force_completed' : 'complete';
     const sent = await markSent(tx, pkgRef.id, {
       status,
