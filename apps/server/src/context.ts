@@ -291,6 +291,7 @@ function unopenedStorage(kind: StorageDriver['kind']): StorageDriver {
     readManifest: async () => refuse(),
     head: async () => refuse(),
     read: async () => refuse(),
+    listObjects: () => refuse(),
     deleteObject: async () => refuse(),
     deletePrefix: async () => refuse(),
     close: async () => undefined,

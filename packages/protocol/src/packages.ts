@@ -48,6 +48,14 @@ export const sendMessages = {
   largeFilesTooLarge: 'large_file_total_size is more than the package’s declared files.',
   planTooLarge: 'The upload plan is longer than the package’s declared files need.',
   duplicateSegment: 'A segment can be listed only once in a large file.',
+  // What finalise and the reports find in storage.
+  objectExpires:
+    'The stored object is set to be deleted by storage (X-Delete-At): upload it again without an expiry.',
+  objectChanged: 'The stored object changed after it was reported: upload the file again.',
+  objectTooLarge: 'The stored object is larger than the package declared.',
+  storedBeyondDeclared: 'The package’s stored objects are larger than its declared files.',
+  storageNotAsDeclared:
+    'The package’s stored objects are not the files it declared and reported: it cannot be sent.',
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 200 visible ASCII characters.',
   idempotencyKeyReused:
     'This Idempotency-Key was already used for a different package: send a new key for a new package.',

@@ -117,6 +117,26 @@ export interface ObjectInfo {
   readonly isManifest: boolean;
   /** X-Object-Meta-* values, names lower-case without the prefix. */
   readonly metadata: Readonly<Record<string, string>>;
+  /**
+   * Unix seconds at which storage deletes the object by itself (Swift's X-Delete-At, set by a
+   * writer's X-Delete-At / X-Delete-After header or FormPost field); null when it keeps it.
+   */
+  readonly deleteAt: number | null;
+}
+
+/** An object as a container listing shows it. */
+export interface ListedObject {
+  readonly key: string;
+  /** Stored bytes; for a manifest what storage lists for it (not bytes of its own). */
+  readonly sizeBytes: number;
+  /** MD5 hex of the stored bytes (of a manifest: storage's own etag for it). */
+  readonly etag: string;
+  readonly isManifest: boolean;
+}
+
+export interface DeleteOptions {
+  /** Removes only the manifest itself, leaving its segments (Swift's plain DELETE). */
+  readonly keepSegments?: boolean;
 }
 
 export interface ReadOptions {
@@ -193,8 +213,14 @@ export interface StorageDriver {
    * 'precondition_failed' before the first byte.
    */
   read(location: ObjectLocation, range?: ByteRange, options?: ReadOptions): Promise<Readable>;
-  /** Deletes the object; a manifest together with its segments. */
-  deleteObject(location: ObjectLocation): Promise<DeleteResult>;
+  /**
+   * Every object whose key starts with the prefix, in pages as storage answers them. Swift's
+   * listings follow writes by moments (container updates are asynchronous): an object written
+   * just now may be missing, or listed with its previous size and etag.
+   */
+  listObjects(container: string, keyPrefix: string): AsyncIterable<ListedObject>;
+  /** Deletes the object; a manifest together with its segments unless `keepSegments`. */
+  deleteObject(location: ObjectLocation, options?: DeleteOptions): Promise<DeleteResult>;
   /** Deletes every object whose key starts with the prefix (manifests with their segments). */
   deletePrefix(container: string, keyPrefix: string): Promise<DeleteResult>;
   /** Releases connections and timers. */

@@ -6,7 +6,13 @@ import {
   type SenderPackage,
 } from '@filerunner/protocol';
 import { describeOnSwift, useTestServer, type TestServer } from '../../../test/harness';
-import { everyKindOfFile, fileBytes, listeningSender, type TestFile } from '../../../test/uploader';
+import {
+  everyKindOfFile,
+  fileBytes,
+  listeningSender,
+  md5,
+  type TestFile,
+} from '../../../test/uploader';
 import { embeddedStoreRoot } from '../../storage';
 import { ObjectFileStore } from '../../storage/embedded/object-file-store';
 
@@ -94,12 +100,16 @@ function streamOf(total: number): ReadableStream<Uint8Array> {
   });
 }
 
-/** FormPosts parts (filename, bytes) with the grant of the bulk answer's first batch. */
+/**
+ * FormPosts parts (filename, bytes) with the grant of the bulk answer's first batch; `extra`
+ * fields (not signed, as a hostile sender adds them) go before the files.
+ */
 async function formPost(
   server: TestServer,
   env: SetUp,
   grants: BulkResponse,
   parts: [string, Buffer][],
+  extra: Record<string, string> = {},
 ) {
   const batch = grants.bulk_data.file_data[0]!;
   const form = new FormData();
@@ -108,6 +118,7 @@ async function formPost(
   form.set('max_file_count', String(batch.max_file_count));
   form.set('expires', String(batch.expires));
   form.set('signature', batch.sig);
+  for (const [name, value] of Object.entries(extra)) form.set(name, value);
   parts.forEach(([name, bytes], i) => form.append(`file${i}`, new Blob([bytes]), name));
   const response = await fetch(atServer(server, env, batch.url), { method: 'POST', body: form });
   return { status: response.status, text: await response.text() };
@@ -245,6 +256,66 @@ async function refusesManifestsBeyondTheDeclaration(env: SetUp, pkg: SenderPacka
   });
 }
 
+/** The package's objects in storage, through the server's own driver, and their bytes. */
+async function objectsOf(server: TestServer, grants: BulkResponse) {
+  const t = grants.tempurl_data;
+  const keys: string[] = [];
+  let bytes = 0;
+  for await (const item of server.ctx.storage.listObjects(t.container, t.object_prefix)) {
+    keys.push(item.key.slice(t.object_prefix.length));
+    if (!item.isManifest) bytes += item.sizeBytes;
+  }
+  return { keys, bytes };
+}
+
+const finalise = (env: SetUp, pkg: SenderPackage) =>
+  env.sender.upload(pkg, 'update', { complete: true });
+
+/**
+ * Objects written through a grant that no recorded file uses are gone once the package is
+ * sent; `junk` maps each name to the PUT's expected answer (Swift takes any name).
+ */
+async function removesWhatNobodyRecorded(
+  server: TestServer,
+  env: SetUp,
+  junk: [name: string, bytes: Buffer, status: number][],
+) {
+  const pkg = await createPackage(env, sizes(declared));
+  const grants = await env.sender.grants(pkg, [small, medium], large.bytes.length);
+  for (const [name, bytes, status] of junk) {
+    expect(await put(server, env, grants, name, bytes), name).toBe(status);
+  }
+  const before = await objectsOf(server, grants);
+  for (const [name, , status] of junk) {
+    if (status === 201) expect(before.keys).toContain(name);
+  }
+  await env.sender.send(declared, { pkg });
+  const after = await objectsOf(server, grants);
+  for (const [name] of junk) expect(after.keys).not.toContain(name);
+  expect(after.keys).toContain(objectName(grants, small));
+  expect(after.bytes).toBe(declaredBytes);
+}
+
+/** A recorded object written again after its report: the package is refused, nothing sent. */
+async function refusesAnObjectChangedAfterItsReport(server: TestServer, env: SetUp) {
+  const pkg = await createPackage(env, sizes([small, medium]));
+  const grants = await env.sender.grants(pkg, [small, medium]);
+  const reports = await env.sender.formPost(grants, [small, medium]);
+  expect((await env.sender.upload(pkg, 'updatefiles', { files: reports })).status).toBe(200);
+  expect(await put(server, env, grants, objectName(grants, small), fileBytes(10, 99))).toBe(201);
+  expect(await finalise(env, pkg)).toEqual({
+    status: 400,
+    body: {
+      detail: sendMessages.storageNotAsDeclared,
+      files: [`${small.path}: ${sendMessages.objectChanged}`],
+    },
+  });
+  // Uploaded again and reported again, it is sent.
+  const again = await env.sender.formPost(grants, [small]);
+  expect((await env.sender.upload(pkg, 'updatefiles', { files: again })).status).toBe(200);
+  expect((await finalise(env, pkg)).status).toBe(200);
+}
+
 describe('a hostile sender on the embedded store', () => {
   let server: TestServer;
   let env: SetUp;
@@ -324,6 +395,19 @@ describe('a hostile sender on the embedded store', () => {
     await refusesManifestsBeyondTheDeclaration(env, pkg);
   });
 
+  it('finds objects nobody recorded gone once the package is sent', async () => {
+    // The store admits only declared names; a segment of the large file under a digest the
+    // engine did not use (a file that changed mid-upload) is one it admits, and nobody uses.
+    await removesWhatNobodyRecorded(server, env, [
+      [segmentName(large, '0123456789abcdef', 100_000, 1), fileBytes(10, 20), 201],
+      ['extra.bin', fileBytes(10, 21), 403],
+    ]);
+  });
+
+  it('is refused at send when a reported object was written again', async () => {
+    await refusesAnObjectChangedAfterItsReport(server, env);
+  });
+
   it('still sends an honest package of every kind of file within its declared size', async () => {
     const { slabbed, all } = everyKindOfFile();
     const pkg = await env.sender.createOf(all, {
@@ -342,7 +426,8 @@ describe('a hostile sender on the embedded store', () => {
 });
 
 // Swift cannot refuse an object under a prefix grant, but every grant the server signs follows
-// the declaration, and Swift holds each FormPost to its max_file_size and max_file_count.
+// the declaration, Swift holds each FormPost to its max_file_size and max_file_count, and
+// sending the package removes or refuses whatever else the grants wrote.
 describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startServer) => {
   let server: TestServer;
   let env: SetUp;
@@ -365,5 +450,141 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
     expect(three.status).toBe(400);
     expect(three.text).toMatch(/max file count exceeded/i);
     await refusesManifestsBeyondTheDeclaration(env, pkg);
+  });
+
+  it('finds objects nobody declared gone once the package is sent', async () => {
+    await removesWhatNobodyRecorded(server, env, [
+      ['extra.bin', fileBytes(50_000, 22), 201],
+      ['brief/a.txt', fileBytes(MiB, 23), 201],
+      [segmentName(large, '0123456789abcdef', 100_000, 1), fileBytes(100_000, 24), 201],
+      [segmentName(large, '0123456789abcdef', 100, 7), fileBytes(100, 25), 201],
+    ]);
+  });
+
+  it('refuses a file that storage was told to delete (FormPost x_delete_after)', async () => {
+    const pkg = await createPackage(env, sizes([small, medium]));
+    const grants = await env.sender.grants(pkg, [small, medium]);
+    const a = objectName(grants, small);
+    const b = objectName(grants, medium);
+    const posted = await formPost(
+      server,
+      env,
+      grants,
+      [
+        [a, small.bytes],
+        [b, medium.bytes],
+      ],
+      { x_delete_after: '3600' },
+    );
+    expect(posted.status).toBe(201);
+    const head = await server.ctx.storage.head({
+      container: grants.tempurl_data.container,
+      key: grants.tempurl_data.object_prefix + a,
+    });
+    expect(head?.deleteAt).toBeGreaterThan(Date.now() / 1000);
+    const files = [small, medium].map((f) => ({
+      object_path: grants.tempurl_data.object_prefix + objectName(grants, f),
+      size_bytes: f.bytes.length,
+      user_path: f.path,
+    }));
+    expect(await env.sender.upload(pkg, 'updatefiles', { files })).toEqual({
+      status: 400,
+      body: {
+        detail: sendMessages.updateFilesFailed,
+        files: [small, medium].map((f) => `${f.path}: ${sendMessages.objectExpires}`),
+      },
+    });
+    // Nothing recorded, nothing sent; posted again without the field, the files are kept.
+    expect((await finalise(env, pkg)).status).toBe(400);
+    expect(await env.sender.formPost(grants, [small, medium])).toHaveLength(2);
+    const kept = await server.ctx.storage.head({
+      container: grants.tempurl_data.container,
+      key: grants.tempurl_data.object_prefix + a,
+    });
+    expect(kept?.deleteAt).toBeNull();
+    expect((await env.sender.upload(pkg, 'updatefiles', { files })).status).toBe(200);
+    expect((await finalise(env, pkg)).status).toBe(200);
+  });
+
+  it('refuses to join segments that storage was told to delete', async () => {
+    const joined: TestFile = { path: 'video/short.mov', bytes: fileBytes(2000, 40) };
+    const pkg = await createPackage(env, sizes([small, medium, joined]));
+    const grants = await env.sender.grants(pkg, [small, medium], joined.bytes.length);
+    const names = [0, 1].map((i) => segmentName(joined, '0123456789abcdef', 1000, i));
+    const parts = names.map((name, i): [string, Buffer] => [
+      name,
+      joined.bytes.subarray(i * 1000, (i + 1) * 1000),
+    ]);
+    expect((await formPost(server, env, grants, parts, { x_delete_at: '4102444800' })).status).toBe(
+      201,
+    );
+    const slo = await env.sender.upload(pkg, 'slo', {
+      upload_filename: joined.path,
+      size: joined.bytes.length,
+      slo_content: parts.map(([name, bytes]) => ({
+        path: `/${grants.tempurl_data.container}/${grants.tempurl_data.object_prefix}${name}`,
+        etag: md5(bytes),
+        size_bytes: bytes.length,
+      })),
+    });
+    expect(slo).toEqual({ status: 400, body: { slo_content: [sendMessages.objectExpires] } });
+  });
+
+  it('is refused at send when a reported object was written again', async () => {
+    await refusesAnObjectChangedAfterItsReport(server, env);
+  });
+
+  it('never sends more stored bytes than the package declared', async () => {
+    // Slabs the sender wrote and reported: the store took them, the send holds them to the
+    // declaration. Declared: 10 + 1,000 bytes, with slab framing 4,608 bytes at most.
+    const slabOf = (size: number, seed: number) => {
+      const bytes = fileBytes(size, seed);
+      small.bytes.copy(bytes, 512);
+      medium.bytes.copy(bytes, 1536);
+      return bytes;
+    };
+    const slabReport = (grants: BulkResponse, name: string, size: number) => ({
+      object_path: grants.tempurl_data.object_prefix + name,
+      size,
+      files: [
+        { user_path: small.path, start_byte: 512, end_byte: 522 },
+        { user_path: medium.path, start_byte: 1536, end_byte: 2536 },
+      ],
+    });
+
+    // One slab far larger than the files: deleted at the send, and the send refused.
+    const pkg = await createPackage(env, sizes([small, medium]));
+    const grants = await env.sender.grants(pkg, [small, medium]);
+    expect(await put(server, env, grants, 'slabs/big.tar', slabOf(MiB, 30))).toBe(201);
+    const big = slabReport(grants, 'slabs/big.tar', MiB);
+    expect((await env.sender.upload(pkg, 'updateslabfile', big)).status).toBe(200);
+    expect(await finalise(env, pkg)).toEqual({
+      status: 400,
+      body: {
+        detail: sendMessages.storageNotAsDeclared,
+        files: [`${small.path}, ${medium.path}: ${sendMessages.objectTooLarge}`],
+      },
+    });
+    expect((await objectsOf(server, grants)).keys).toEqual([]);
+
+    // Two slabs each within a slab's allowance, together beyond the declaration: refused.
+    const twice = await createPackage(env, sizes([small, medium]));
+    const twiceGrants = await env.sender.grants(twice, [small, medium]);
+    for (const name of ['slabs/one.tar', 'slabs/two.tar']) {
+      expect(await put(server, env, twiceGrants, name, slabOf(4000, 31))).toBe(201);
+    }
+    const one = slabReport(twiceGrants, 'slabs/one.tar', 4000);
+    const two = { ...slabReport(twiceGrants, 'slabs/two.tar', 4000), files: [one.files[1]] };
+    one.files = [one.files[0]!];
+    expect((await env.sender.upload(twice, 'updateslabfile', one)).status).toBe(200);
+    expect((await env.sender.upload(twice, 'updateslabfile', two)).status).toBe(200);
+    expect(await finalise(env, twice)).toEqual({
+      status: 400,
+      body: {
+        detail: sendMessages.storageNotAsDeclared,
+        files: [`${sendMessages.storedBeyondDeclared} (8000 bytes stored, at most 4608)`],
+      },
+    });
+    expect((await objectsOf(server, twiceGrants)).bytes).toBe(8000);
   });
 });

@@ -6,8 +6,11 @@ import { notifyContractWatchers } from '../activity/package-notifications';
 import { keyAndMailRecipient } from './recipient-mail';
 import { announceWhenOpen } from './package-received';
 import { findUserById } from '../accounts/accounts.repository';
+import { PackageDeclaration } from './declared-objects';
+import { reconcileStoredObjects } from './stored-objects';
 import {
   currentRecipientsOf,
+  declaredFilesOf,
   fileStatesOf,
   markSent,
   packageStatusForUpdate,
@@ -21,7 +24,8 @@ export interface FinaliseResult {
 }
 
 /**
- * Sends the package: checks every intended file is stored, marks it complete (or, with `force`,
+ * Sends the package: checks every intended file is stored, holds its storage to the declaration
+ * (see reconcileStoredObjects), marks it complete (or, with `force`,
  * force-completed without the missing files, if at least one arrived), and in the same
  * transaction gives each recipient a link key and queues their mail and the contract
  * notification list's "sent" mail. Finalising twice answers the first result again, because the
@@ -48,6 +52,23 @@ export async function finalisePackage(
         missing_files: failedFiles.slice(0, 100),
         missing_count: failedFiles.length,
       });
+    }
+    // Under the row lock: a write finishing on the embedded store waits for it, then finds the
+    // package sent. Objects nobody recorded go; a package holding more than it declared is
+    // refused here, before anything is sent.
+    const reconciled = await reconcileStoredObjects(
+      ctx.storage,
+      pkgRef,
+      new PackageDeclaration(await declaredFilesOf(tx, pkgRef.id)),
+      stored,
+    );
+    if (reconciled.deleted > 0) {
+      // Operators see how often grants write what nobody declared (a sender probing, or files
+      // changed mid-upload); the package id only, no object names.
+      ctx.log.info(
+        { packageId: pkgRef.id, deleted: reconciled.deleted },
+        'removed objects no sent file uses',
+      );
     }
     const status = failedFiles.length ? 'force_completed' : 'complete';
     const sent = await markSent(tx, pkgRef.id, {

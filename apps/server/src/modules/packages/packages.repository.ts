@@ -300,6 +300,8 @@ export async function fileStatesOf(db: Database, packageId: number) {
       userPath: packageFiles.userPath,
       size: packageFiles.size,
       state: packageFiles.state,
+      objectKey: packageFiles.objectKey,
+      etag: packageFiles.etag,
     })
     .from(packageFiles)
     .where(eq(packageFiles.packageId, packageId))

@@ -175,7 +175,12 @@ export async function signUploadGrants(
 
 /**
  * Records files the engine uploaded whole (FormPost or PUT). Each object is checked in storage:
- * it must exist with the file's intended size; its etag is taken from storage, not the client.
+ * it must exist with the file's intended size and no expiry; its etag is taken from storage, not
+ * the client. Swift's config strips X-Delete-At/After from PUTs, but a FormPost's x_delete_at /
+ * x_delete_after fields are not signed and no setting strips them: the report refuses such an
+ * object (the HEAD it makes anyway shows X-Delete-At) rather than clearing the expiry with a
+ * POST, because Swift's POST replaces all of an object's metadata and would race with a grant
+ * still able to write the object again; an honest engine never sets an expiry.
  * A file's xxh128 is the client's word (storage cannot compute it) and is kept as given; every
  * report sets it again, so a report without one clears it.
  */
@@ -199,6 +204,8 @@ export async function recordUploadedFiles(
     if (!info) problems.push(`${f.user_path}: ${sendMessages.objectMissing}`);
     else if (info.sizeBytes !== intended.size || f.size_bytes !== intended.size) {
       problems.push(`${f.user_path}: ${sendMessages.sizeMismatch}`);
+    } else if (info.deleteAt !== null) {
+      problems.push(`${f.user_path}: ${sendMessages.objectExpires}`);
     }
   });
   if (problems.length)
@@ -246,6 +253,7 @@ export async function recordSlab(
   const info = await ctx.storage.head(location);
   if (!info) throw refuse('object_path', sendMessages.objectMissing);
   if (info.sizeBytes !== input.size) throw refuse('size', sendMessages.sizeMismatch);
+  if (info.deleteAt !== null) throw refuse('object_path', sendMessages.objectExpires);
   for (const f of input.files) {
     const intended = files.get(f.user_path)!;
     if (f.end_byte > info.sizeBytes || f.end_byte - f.start_byte !== intended.size) {
@@ -298,6 +306,15 @@ export async function recordLargeFile(
   const total = segments.reduce((sum, s) => sum + s.sizeBytes, 0);
   if (total !== intended.size || input.size !== intended.size) {
     throw refuse('size', sendMessages.sizeMismatch);
+  }
+  // A segment storage will delete by itself would cut the file once it goes. One HEAD per
+  // segment (at most 250, each of at least a 250th of the file) finds them before joining.
+  const heads = await headAll(
+    ctx.storage,
+    segments.map((s) => s.object),
+  );
+  if (heads.some((info) => info !== null && info.deleteAt !== null)) {
+    throw refuse('slo_content', sendMessages.objectExpires);
   }
   const key = `${pkg.objectPrefix}${fileObjectName(input.upload_filename)}`;
   let manifest;

@@ -208,6 +208,48 @@ export function manifestCases(context: () => ConformanceContext): void {
     expect(await ctx.driver.head({ container: ctx.container, key: sibling })).not.toBeNull();
   });
 
+  it('lists a prefix with sizes and etags, a manifest by its own etag', async () => {
+    const ctx = context();
+    const manifest = await buildTarLikeManifest(ctx);
+    const prefix = manifest.key.slice(0, manifest.key.indexOf('/package.tar') + 1);
+    const loose = randomBody(10);
+    expect((await putObject(ctx, `${prefix}loose`, loose)).status).toBe(201);
+    const listed = [];
+    for await (const item of ctx.driver.listObjects(ctx.container, prefix)) listed.push(item);
+    const byKey = new Map(listed.map((item) => [item.key, item]));
+    expect([...byKey.keys()].sort()).toEqual(
+      [manifest.key, `${prefix}loose`, ...manifest.segmentKeys].sort(),
+    );
+    expect(byKey.get(`${prefix}loose`)).toEqual({
+      key: `${prefix}loose`,
+      sizeBytes: 10,
+      etag: md5(loose),
+      isManifest: false,
+    });
+    const info = await ctx.driver.head({ container: ctx.container, key: manifest.key });
+    expect(byKey.get(manifest.key)).toMatchObject({ isManifest: true, etag: info!.etag });
+    expect(info!.deleteAt).toBeNull();
+    const none = [];
+    for await (const item of ctx.driver.listObjects(ctx.container, `${prefix}nothing/`)) {
+      none.push(item);
+    }
+    expect(none).toEqual([]);
+  });
+
+  it('deletes a manifest alone when asked to keep its segments', async () => {
+    const ctx = context();
+    const manifest = await buildTarLikeManifest(ctx);
+    const location = { container: ctx.container, key: manifest.key };
+    expect(await ctx.driver.deleteObject(location, { keepSegments: true })).toEqual({
+      deleted: 1,
+      notFound: 0,
+    });
+    expect(await ctx.driver.head(location)).toBeNull();
+    for (const key of manifest.segmentKeys) {
+      expect(await ctx.driver.head({ container: ctx.container, key }), key).not.toBeNull();
+    }
+  });
+
   it('reports missing objects and impossible ranges on driver reads', async () => {
     const ctx = context();
     const key = uniqueKey('manifest/read');

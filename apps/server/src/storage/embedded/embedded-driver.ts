@@ -7,9 +7,11 @@ import {
   parseSegmentPath,
   type ByteRange,
   type ContainerOptions,
+  type DeleteOptions,
   type DeleteResult,
   type FormPostGrant,
   type FormPostRequest,
+  type ListedObject,
   type ManifestSegment,
   type ObjectInfo,
   type ObjectLocation,
@@ -58,6 +60,7 @@ function infoOf(record: ObjectRecord): ObjectInfo {
     lastModified: new Date(record.lastModified),
     isManifest: record.manifest !== undefined,
     metadata: record.metadata,
+    deleteAt: record.deleteAt ?? null,
   };
 }
 
@@ -192,11 +195,28 @@ export class EmbeddedDriver implements StorageDriver {
     return readStoredSegments(opened);
   }
 
-  async deleteObject(location: ObjectLocation): Promise<DeleteResult> {
+  async deleteObject(location: ObjectLocation, options: DeleteOptions = {}): Promise<DeleteResult> {
     assertValid(location);
+    if (options.keepSegments) {
+      const removed = await this.store.removeObject(location);
+      return { deleted: removed ? 1 : 0, notFound: removed ? 0 : 1 };
+    }
     const result = { deleted: 0, notFound: 0 };
     await this.deleteWithSegments(location, result, 0);
     return result;
+  }
+
+  async *listObjects(container: string, keyPrefix: string): AsyncIterable<ListedObject> {
+    const problem = invalidContainerName(container);
+    if (problem) throw new StorageError('invalid_name', problem);
+    for await (const record of this.store.listObjects(container, keyPrefix)) {
+      yield {
+        key: record.key,
+        sizeBytes: objectLength(record),
+        etag: objectEtag(record),
+        isManifest: record.manifest !== undefined,
+      };
+    }
   }
 
   /** Swift's `?multipart-manifest=delete`: segments (recursively) first, then the manifest. */

@@ -9,9 +9,11 @@ import {
   parseSegmentPath,
   type ByteRange,
   type ContainerOptions,
+  type DeleteOptions,
   type DeleteResult,
   type FormPostGrant,
   type FormPostRequest,
+  type ListedObject,
   type ManifestSegment,
   type ObjectInfo,
   type ObjectLocation,
@@ -38,6 +40,13 @@ const LISTING_PAGE = 10_000;
 
 function objectPath(location: ObjectLocation): string {
   return `/${encodeURIComponent(location.container)}/${encodeKeyForUrl(location.key)}`;
+}
+
+/** Swift's X-Delete-At header: Unix seconds, or null when the object has no expiry. */
+function deleteAtOf(header: string | null): number | null {
+  if (header === null || header.trim() === '') return null;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) ? Math.floor(seconds) : null;
 }
 
 function unquote(etag: string | null): string {
@@ -239,6 +248,7 @@ export class SwiftDriver implements StorageDriver {
       lastModified: lastModified ? new Date(lastModified) : new Date(0),
       isManifest: (response.headers.get('x-static-large-object') ?? '').toLowerCase() === 'true',
       metadata,
+      deleteAt: deleteAtOf(response.headers.get('x-delete-at')),
     };
   }
 
@@ -281,7 +291,9 @@ export class SwiftDriver implements StorageDriver {
     return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
   }
 
-  async deleteObject(location: ObjectLocation): Promise<DeleteResult> {
+  async deleteObject(location: ObjectLocation, options: DeleteOptions = {}): Promise<DeleteResult> {
+    // A plain DELETE of a manifest removes the manifest alone, as keepSegments asks.
+    if (options.keepSegments) return this.deletePlain(location);
     const info = await this.head(location);
     if (!info) return { deleted: 0, notFound: 1 };
     return info.isManifest ? this.deleteManifest(location) : this.deletePlain(location);
@@ -315,9 +327,7 @@ export class SwiftDriver implements StorageDriver {
     return { deleted: summary['Number Deleted'] ?? 0, notFound: summary['Number Not Found'] ?? 0 };
   }
 
-  async deletePrefix(container: string, keyPrefix: string): Promise<DeleteResult> {
-    const manifests: string[] = [];
-    const plain: string[] = [];
+  async *listObjects(container: string, keyPrefix: string): AsyncIterable<ListedObject> {
     for (let marker = ''; ;) {
       const query = new URLSearchParams({
         format: 'json',
@@ -331,13 +341,34 @@ export class SwiftDriver implements StorageDriver {
       });
       if (response.status === 404) {
         await response.body?.cancel();
-        break;
+        return;
       }
       if (!response.ok) throw await failure(response, 'listing failed');
-      const page = (await response.json()) as { name: string; slo_etag?: string }[];
-      for (const item of page) (item.slo_etag !== undefined ? manifests : plain).push(item.name);
-      if (page.length < LISTING_PAGE) break;
+      const page = (await response.json()) as {
+        name: string;
+        bytes: number;
+        hash: string;
+        slo_etag?: string;
+      }[];
+      for (const item of page) {
+        yield {
+          key: item.name,
+          sizeBytes: item.bytes,
+          // A manifest's own etag, as HEAD gives it, is its slo_etag; `hash` is of its JSON.
+          etag: unquote(item.slo_etag ?? item.hash),
+          isManifest: item.slo_etag !== undefined,
+        };
+      }
+      if (page.length < LISTING_PAGE) return;
       marker = page[page.length - 1]!.name;
+    }
+  }
+
+  async deletePrefix(container: string, keyPrefix: string): Promise<DeleteResult> {
+    const manifests: string[] = [];
+    const plain: string[] = [];
+    for await (const item of this.listObjects(container, keyPrefix)) {
+      (item.isManifest ? manifests : plain).push(item.key);
     }
     const total = { deleted: 0, notFound: 0 };
     const add = (result: DeleteResult) => {
