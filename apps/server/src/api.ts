@@ -11,6 +11,7 @@ import { contractUsersRoutes } from './modules/contracts/users.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
 import { helpRoutes } from './modules/help/help.routes';
+import { latencyRoutes } from './modules/latency/latency.routes';
 import { receivingRoutes } from './modules/inbox/inbox.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { pinRoutes } from './modules/pin/pin.routes';
@@ -30,6 +31,7 @@ export const apiAreas: readonly AreaPlugin[] = [
   contractsRoutes,
   filesystemRoutes,
   helpRoutes,
+  latencyRoutes,
   contractUsersRoutes,
   contractGroupsRoutes,
   activityRoutes,

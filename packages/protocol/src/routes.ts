@@ -9,6 +9,7 @@ import { filesystemRoutes } from './filesystem';
 import { groupRoutes } from './groups';
 import { helpRoutes } from './help';
 import { inboxRoutes } from './inbox';
+import { latencyRoutes } from './latency';
 import { packageRoutes } from './packages';
 import { pinRoutes } from './pin';
 import { recipientRoutes } from './recipients';
@@ -29,6 +30,7 @@ export const api = {
   groups: groupRoutes,
   help: helpRoutes,
   inbox: inboxRoutes,
+  latency: latencyRoutes,
   packages: packageRoutes,
   pin: pinRoutes,
   recipients: recipientRoutes,
