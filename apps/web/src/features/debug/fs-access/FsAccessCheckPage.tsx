@@ -72,6 +72,7 @@ export function FsAccessCheckPage() {
     setTesting(true);
     queue.current = queue.current.then(async () => {
       for (const name of batch) {
+        // Before the served (or last cached) constraints arrive, the ones the server ships with.
         const result = await testFilename(
           name,
           constraints ?? defaultFilesystemConstraints,
