@@ -147,7 +147,7 @@ export function FsAccessCheckPage() {
           }}
           sx={{ flex: 1 }}
         />
-        <Button type="submit" variant="outlined" disabled={!directory} sx={{ mt: 1 }}>
+        <Button type="submit" variant="outlined" disabled={!directory} sx={{ height: 56 }}>
           Test
         </Button>
       </Box>

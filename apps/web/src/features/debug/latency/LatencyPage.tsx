@@ -20,10 +20,10 @@ import { useLatencyHostsQuery } from './latency-api';
 import { LatencyChart, type LatencyBar } from './LatencyChart';
 import {
   rateLatency,
-  ratingColours,
   summarize,
   timeHost,
   type GroupSummary,
+  type LatencyRating,
   type LatencyResult,
 } from './latency-check';
 
@@ -37,6 +37,14 @@ export const latencyTexts = {
 } as const;
 
 type View = 'groups' | 'hosts';
+
+/** The bars' colours, darkened for text so that it stays readable on white. */
+const ratingText: Record<LatencyRating, string> = {
+  good: 'success.dark',
+  fair: 'warning.dark',
+  poor: 'error.dark',
+  failed: 'text.secondary',
+};
 
 /** The results of one measuring run, by `group/host` index. */
 interface Run {
@@ -173,7 +181,7 @@ function GroupCard(props: {
         </Typography>
         {summary && !summary.success && <Chip size="small" label={latencyTexts.offline} />}
         {summary?.success && (
-          <Typography sx={{ color: ratingColours[rateLatency(summary.latency)] }}>
+          <Typography sx={{ color: ratingText[rateLatency(summary.latency)] }}>
             {latencyText(summary.latency)}
           </Typography>
         )}
@@ -211,7 +219,7 @@ function HostRow({ host, result }: { host: LatencyHost; result: LatencyResult | 
           <Typography
             component="span"
             data-testid="host-latency"
-            sx={{ color: ratingColours[rateLatency(latency ?? null)] }}
+            sx={{ color: ratingText[rateLatency(latency ?? null)] }}
           >
             {latencyText(latency)}
           </Typography>
