@@ -12,6 +12,7 @@ import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
 import { helpRoutes } from './modules/help/help.routes';
 import { mhlRoutesPlugin } from './modules/mhl/mhl.routes';
+import { latencyRoutes } from './modules/latency/latency.routes';
 import { receivingRoutes } from './modules/inbox/inbox.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { pinRoutes } from './modules/pin/pin.routes';
@@ -32,6 +33,7 @@ export const apiAreas: readonly AreaPlugin[] = [
   contractsRoutes,
   filesystemRoutes,
   helpRoutes,
+  latencyRoutes,
   contractUsersRoutes,
   contractGroupsRoutes,
   activityRoutes,

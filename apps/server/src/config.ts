@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { LatencyGroup } from '@filerunner/protocol';
 import { parseFreeFloor, type FreeFloorSetting } from './storage/free-space';
 
 const bool = z
@@ -50,6 +51,50 @@ const storeFaults = z
       .nullable(),
   );
 
+/**
+ * LATENCY_HOSTS: `LON=https://lon1.example.com,https://lon2.example.com;LAX=https://lax1.example.com`,
+ * groups (a region or an inter-region link) separated by ';', each a name and the base URLs
+ * of its hosts, whose `/healthcheck` the latency page times. A host is named by its host:port.
+ * Blank: the embedded default (this server and its storage).
+ */
+const latencyHostsSetting = z.string().transform((text, ctx): LatencyGroup[] | null => {
+  const parts = text
+    .split(';')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (parts.length === 0) return null;
+  const problem = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  const groups: LatencyGroup[] = [];
+  for (const part of parts) {
+    const equals = part.indexOf('=');
+    const name = part.slice(0, equals).trim();
+    if (equals < 0 || !name) return problem(`'${part}' is not GROUP=url,url`);
+    if (groups.some((g) => g.name === name)) return problem(`the group ${name} is listed twice`);
+    const urls = part
+      .slice(equals + 1)
+      .split(',')
+      .map((url) => url.trim())
+      .filter(Boolean);
+    if (urls.length === 0) return problem(`the group ${name} lists no host`);
+    const hosts = [];
+    for (const text of urls) {
+      const url = URL.canParse(text) ? new URL(text) : null;
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+        return problem(`${name}: '${text}' is not an http(s) URL`);
+      }
+      if (url.search || url.hash || url.username || url.password) {
+        return problem(`${name}: '${text}' must be a base URL, without query, fragment or login`);
+      }
+      hosts.push({ name: url.host, url: url.href.replace(/\/+$/, '') });
+    }
+    groups.push({ name, hosts });
+  }
+  return groups;
+});
+
 /** Every setting the server reads, with its embedded default. README.md documents each one. */
 const environment = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -95,6 +140,7 @@ const environment = z.object({
   HELP_URL: optionalUrl,
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(0),
+  LATENCY_HOSTS: latencyHostsSetting.optional(),
   STORAGE_FREE_FLOOR: z
     .string()
     .transform((text, ctx) => {
@@ -194,6 +240,11 @@ export type Config = Readonly<{
    * balancer polling it stops sending new work before the node closes its port.
    */
   drainSeconds: number;
+  /**
+   * The hosts the latency page times, by region and inter-region link (LATENCY_HOSTS); null:
+   * this server and its storage endpoint.
+   */
+  latencyGroups: readonly LatencyGroup[] | null;
 }>;
 
 export class ConfigError extends Error {}
@@ -236,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageFreeFloor: e.STORAGE_FREE_FLOOR ?? { kind: 'default' as const },
     metricsToken: e.METRICS_TOKEN ?? null,
     drainSeconds: e.DRAIN_SECONDS,
+    latencyGroups: e.LATENCY_HOSTS ?? null,
   });
 }
 

@@ -4,6 +4,7 @@ export * from './apikeys';
 export * from './branding';
 export * from './filesystem';
 export * from './help';
+export * from './latency';
 export * from './limits';
 export * from './messages';
 export * from './password';

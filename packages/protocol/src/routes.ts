@@ -10,6 +10,7 @@ import { groupRoutes } from './groups';
 import { helpRoutes } from './help';
 import { inboxRoutes } from './inbox';
 import { mhlRoutes } from './mhl';
+import { latencyRoutes } from './latency';
 import { packageRoutes } from './packages';
 import { pinRoutes } from './pin';
 import { receiptRoutes } from './receipts';
@@ -32,6 +33,7 @@ export const api = {
   help: helpRoutes,
   inbox: inboxRoutes,
   mhl: mhlRoutes,
+  latency: latencyRoutes,
   packages: packageRoutes,
   pin: pinRoutes,
   receipts: receiptRoutes,

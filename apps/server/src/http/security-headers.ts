@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import type { Config } from '../config';
 import type { StorageDriver } from '../storage';
+import { latencyGroups } from '../modules/latency';
 
 /** Helmet's headers on every answer, with a content policy that lets the engine reach storage. */
 export async function installSecurityHeaders(
@@ -17,12 +18,15 @@ export async function installSecurityHeaders(
         'script-src': ["'self'", "'wasm-unsafe-eval'"],
         // The transfer engine moves bytes straight to and from storage, which with Swift is on
         // other hosts than the app.
+        // The latency page times the hosts of LATENCY_HOSTS, which may be anywhere.
         'connect-src': [
           "'self'",
           ...new Set(
-            [storage.accountUrl, ...storage.alternativeAccountUrls].map(
-              (url) => new URL(url).origin,
-            ),
+            [
+              storage.accountUrl,
+              ...storage.alternativeAccountUrls,
+              ...latencyGroups(config, storage).flatMap((g) => g.hosts.map((h) => h.url)),
+            ].map((url) => new URL(url).origin),
           ),
         ],
         // MUI (emotion) injects style elements at run time.

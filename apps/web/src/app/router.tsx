@@ -99,8 +99,15 @@ export const routes: RouteObject[] = [
         ...page(() => import('../features/external/ExternalPackageRoute'), 'ExternalPackageRoute'),
       },
       { path: 'debug', ...page(() => import('../features/debug/DebugPage'), 'DebugPage') },
-      { path: 'debug/latency', ...page(() => import('./debug-routes'), 'LatencyTool') },
-      { path: 'debug/fs-access-check', ...page(() => import('./debug-routes'), 'FsAccessTool') },
+      {
+        path: 'debug/latency',
+        // Its own chunk: the chart library is loaded by this page alone.
+        ...page(() => import('../features/debug/latency/LatencyPage'), 'LatencyPage'),
+      },
+      {
+        path: 'debug/fs-access-check',
+        ...page(() => import('../features/debug/fs-access/FsAccessCheckPage'), 'FsAccessCheckPage'),
+      },
       { path: 'debug/download', ...page(() => import('./debug-routes'), 'DownloadTool') },
       {
         ...page(() => import('./signed-in-shell'), 'SignedInShell'),
