@@ -74,7 +74,13 @@ describe('unpacking into a folder', () => {
     async (_, asyncWrites) => {
       const page = await openLab(browser, site.url);
       const refused = { path: 'Odd/back\\slash.txt', size: 5_000, seed: 99 };
-      const members = [...awkwardMembers.slice(0, 3), refused, ...awkwardMembers.slice(3)];
+      const refusedFolder = { path: 'Odd\\folder/inside.txt', size: 3_000, seed: 98 };
+      const members = [
+        ...awkwardMembers.slice(0, 3),
+        refused,
+        refusedFolder,
+        ...awkwardMembers.slice(3),
+      ];
       const result = await page.evaluate(
         async ({ members, asyncWrites }) => {
           const { downloads, opfsDirectory } = window.lab;
@@ -90,15 +96,15 @@ describe('unpacking into a folder', () => {
         { members, asyncWrites },
       );
       expect(result.fatal).toBeNull();
-      // The name the folder refuses fails that file alone.
-      expect(result.failed).toEqual([
-        {
-          path: refused.path,
+      // A name the folder refuses, of a file or of a folder on its path, fails that file alone.
+      expect(result.failed.sort((a, b) => a.path.localeCompare(b.path))).toEqual(
+        [refused, refusedFolder].map(({ path }) => ({
+          path,
           kind: 'name',
           fatal: false,
-          message: `${refused.path}: the folder does not accept this name`,
-        },
-      ]);
+          message: `${path}: the folder does not accept this name`,
+        })),
+      );
       expect(result.files).toEqual(described(awkwardMembers));
       expect(result.mostOpen).toBeLessThanOrEqual(10);
       // Every written file went pending, writing, closing, closed, in that order.
@@ -112,6 +118,22 @@ describe('unpacking into a folder', () => {
       ]);
     },
   );
+
+  it('writes the .tar itself into the folder from chunks out of order', async () => {
+    const page = await openLab(browser, site.url);
+    const tar = { path: 'Dailies 12.tar', size: 3 * MiB + 512, seed: 77 };
+    const result = await page.evaluate(async (tar) => {
+      const { downloads, opfsDirectory } = window.lab;
+      const folder = await opfsDirectory('Tars');
+      const run = await downloads.unpackInto(folder, [tar], {
+        mode: 'tar',
+        chunkSize: 256 * 1024,
+        parallel: 5,
+      });
+      return { failed: run.failed, files: await downloads.describeFolder(folder) };
+    }, tar);
+    expect(result).toEqual({ failed: [], files: described([tar]) });
+  });
 
   it('finds closed files again by name and size, and discards one that failed its check', async () => {
     const page = await openLab(browser, site.url);
@@ -208,7 +230,10 @@ describe('a folder that can no longer be written', () => {
     expect(result).toEqual({ write: gone, read: gone });
   });
 
-  it('stops the download when the disk is full', async () => {
+  it.each([
+    ['awaited', false],
+    ['async', true],
+  ])('stops the download when the disk is full (%s writes)', async (_, asyncWrites) => {
     const page = await openLab(browser, site.url);
     const cdp = await page.context().newCDPSession(page);
     // A real QuotaExceededError: the origin's storage quota made smaller than the download.
@@ -216,7 +241,7 @@ describe('a folder that can no longer be written', () => {
       origin: new URL(site.url).origin,
       quotaSize: 2 * MiB,
     });
-    const result = await page.evaluate(async () => {
+    const result = await page.evaluate(async (asyncWrites) => {
       const { downloads, opfsDirectory } = window.lab;
       const folder = await opfsDirectory('Full');
       const run = await downloads.unpackInto(
@@ -225,10 +250,10 @@ describe('a folder that can no longer be written', () => {
           { path: 'small.bin', size: 100_000, seed: 1 },
           { path: 'large.bin', size: 8 * 1024 * 1024, seed: 2 },
         ],
-        { chunkSize: 1024 * 1024, parallel: 2 },
+        { chunkSize: 1024 * 1024, parallel: 2, asyncWrites },
       );
       return { fatal: run.fatal, failed: run.failed };
-    });
+    }, asyncWrites);
     expect(result.fatal).toEqual({
       kind: 'quota_exceeded',
       message: 'There is not enough space left',

@@ -21,6 +21,8 @@ export interface LabMember {
 }
 
 export interface UnpackOptions {
+  /** `tar`: one member, the `.tar` itself. */
+  mode?: 'unpack' | 'tar';
   chunkSize: number;
   /** Chunks written at once. */
   parallel: number;
@@ -70,7 +72,7 @@ async function unpackInto(
   const open = new Set<number>();
   let mostOpen = 0;
   const sink = new transfer.FolderSink(folder, {
-    mode: 'unpack',
+    mode: options.mode ?? 'unpack',
     asyncWrites: options.asyncWrites ?? false,
     onFileState: (event) => {
       events.push(event);

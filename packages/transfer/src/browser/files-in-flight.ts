@@ -32,14 +32,19 @@ export class FilesInFlight<File extends InFlight> {
 
   /**
    * A place for file `index`, made by `make` once there is room (called synchronously, so the
-   * place is taken before anything else is awaited); the file already open when it is.
+   * place is taken before anything else is awaited); the file already open when it is. The
+   * file comes back with the caller's write counted in `busy` (the caller takes it off when the
+   * write settles), so nothing can park it between this answer and the write.
    * `park` must settle without throwing: its failure is the parked file's, not this caller's.
    */
   async place(index: number, make: () => File, signal?: AbortSignal): Promise<File> {
     for (;;) {
       signal?.throwIfAborted();
       const open = this.open.get(index);
-      if (open && !open.parking) return open;
+      if (open && !open.parking) {
+        open.busy++;
+        return open;
+      }
       if (open) {
         // Being parked: it opens again, its bytes kept, once that close is done.
         await this.nextRelease(signal);
@@ -48,6 +53,7 @@ export class FilesInFlight<File extends InFlight> {
       if (this.open.size < this.limit) {
         const file = make();
         this.open.set(index, file);
+        file.busy++;
         return file;
       }
       const idle = this.leastRecentlyWrittenIdle();

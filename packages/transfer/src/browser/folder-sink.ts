@@ -115,7 +115,6 @@ export class FolderSink implements DownloadSink {
   async write(index: number, offset: number, data: Uint8Array, signal?: AbortSignal) {
     const target = this.usable(index);
     const file = await this.inFlight.place(index, () => this.openFile(index, target), signal);
-    file.busy++;
     file.lastWritten = ++this.writeClock;
     let written: Promise<void>;
     try {
