@@ -115,6 +115,14 @@ export class FolderSink implements DownloadSink {
   async write(index: number, offset: number, data: Uint8Array, signal?: AbortSignal) {
     const target = this.usable(index);
     const file = await this.inFlight.place(index, () => this.openFile(index, target), signal);
+    try {
+      // The download may have failed while this write waited for a place.
+      this.usable(index);
+    } catch (error) {
+      file.busy--;
+      this.inFlight.changed();
+      throw error;
+    }
     file.lastWritten = ++this.writeClock;
     let written: Promise<void>;
     try {
