@@ -7,6 +7,7 @@ import {
   type RouteName,
 } from '../../apps/server/test/route-calls';
 import { fetchHttpClient } from '../../apps/web/src/app/fetch-http-client';
+import { downloadLab } from './download-lab';
 import { patternBytes } from './pattern';
 
 /**
@@ -94,6 +95,8 @@ const lab = {
   writeOpfsFile,
   sha256Hex,
   describe,
+  /** The download side's helpers (download-lab.ts). */
+  downloads: downloadLab,
   /** What the last drop on #drop-zone gave (set by the drop handler below). */
   dropped: null as Promise<transfer.DroppedFiles> | null,
 };

@@ -1,5 +1,5 @@
 import { NoAnswerError, type HttpClient, type HttpRequest } from '@filerunner/protocol';
-import { formDataOf } from '@filerunner/transfer/form-data';
+import { encodedBody } from '@filerunner/transfer/form-data';
 
 /**
  * The page's client for API calls, over fetch with the session cookie. The upload engine sends
@@ -23,10 +23,10 @@ export function fetchHttpClient(
           }, timeoutMs)
         : undefined;
       try {
-        const sent = encode(body);
+        const sent = encodedBody(body);
         const response = await fetchImpl(url, {
           method,
-          headers: sent.type ? { 'content-type': sent.type, ...headers } : headers,
+          headers: sent.contentType ? { 'content-type': sent.contentType, ...headers } : headers,
           body: sent.body,
           credentials: 'include',
           signal: controller.signal,
@@ -48,11 +48,4 @@ export function fetchHttpClient(
       }
     },
   };
-}
-
-function encode(body: HttpRequest['body']): { body?: BodyInit; type?: string } {
-  if (body === undefined) return {};
-  if (body instanceof Blob) return { body };
-  if ('json' in body) return { body: JSON.stringify(body.json), type: 'application/json' };
-  return { body: formDataOf(body) };
 }

@@ -7,16 +7,12 @@ export interface IndexedDbStoreOptions {
   databaseName?: string;
 }
 
-/**
- * Upload ledgers in IndexedDB, by package slug: they outlive a reload, a closed tab or a crash,
- * so the panel can list interrupted uploads and send only what is missing. Ledgers are stored
- * by structured clone, as given.
- */
-export class IndexedDbResumeStore<Ledger = unknown> implements ResumeStore<Ledger> {
+/** Ledgers kept in one object store of the transfer database, stored by structured clone. */
+class IndexedDbLedgers<Ledger> implements ResumeStore<Ledger> {
   private readonly store: TransferDatabaseStore<Ledger>;
 
-  constructor(options: IndexedDbStoreOptions = {}) {
-    this.store = new TransferDatabaseStore<Ledger>('ledgers', options.databaseName);
+  constructor(store: 'ledgers' | 'download-ledgers', options: IndexedDbStoreOptions) {
+    this.store = new TransferDatabaseStore<Ledger>(store, options.databaseName);
   }
 
   get(key: string) {
@@ -33,6 +29,27 @@ export class IndexedDbResumeStore<Ledger = unknown> implements ResumeStore<Ledge
   }
   close() {
     return this.store.close();
+  }
+}
+
+/**
+ * Upload ledgers in IndexedDB, by package slug: they outlive a reload, a closed tab or a crash,
+ * so the panel can list interrupted uploads and send only what is missing. Ledgers are stored
+ * by structured clone, as given.
+ */
+export class IndexedDbResumeStore<Ledger = unknown> extends IndexedDbLedgers<Ledger> {
+  constructor(options: IndexedDbStoreOptions = {}) {
+    super('ledgers', options);
+  }
+}
+
+/**
+ * Download ledgers in IndexedDB (the files and ranges already written into the folder), apart
+ * from the uploads' so that a package sent and received in the same browser keeps both.
+ */
+export class IndexedDbDownloadResumeStore<Ledger = unknown> extends IndexedDbLedgers<Ledger> {
+  constructor(options: IndexedDbStoreOptions = {}) {
+    super('download-ledgers', options);
   }
 }
 

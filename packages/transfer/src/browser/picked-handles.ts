@@ -26,14 +26,15 @@ interface HandlePermissions {
   queryPermission(descriptor: { mode: 'read' | 'readwrite' }): Promise<PermissionState>;
   requestPermission(descriptor: { mode: 'read' | 'readwrite' }): Promise<PermissionState>;
 }
-interface FileSystemAccessWindow {
+export interface FileSystemAccessWindow {
   showOpenFilePicker(options?: { multiple?: boolean }): Promise<FileSystemFileHandle[]>;
   showDirectoryPicker(options?: {
     mode?: 'read' | 'readwrite';
   }): Promise<FileSystemDirectoryHandle>;
 }
 
-const permissionsOf = (handle: FileSystemHandle) =>
+/** The handle's permission calls, or null in a browser whose handles have none. */
+export const permissionsOf = (handle: FileSystemHandle) =>
   'queryPermission' in handle ? (handle as FileSystemHandle & HandlePermissions) : null;
 
 const rank: Record<PermissionState, number> = { denied: 0, prompt: 1, granted: 2 };

@@ -11,9 +11,14 @@ interface TransferSchema extends DBSchema {
   'picked-handles': { key: string; value: PickedHandle[] };
   /** What a page needs to offer an interrupted upload again, by package slug. */
   uploads: { key: string; value: unknown };
+  /** A download's ledger (the files and ranges already in its folder), by the download's key. */
+  'download-ledgers': { key: string; value: unknown };
+  /** The folder each person downloads into by default, by their id (email). */
+  'download-folders': { key: string; value: FileSystemDirectoryHandle };
 }
 
-export type StoreName = 'ledgers' | 'picked-handles' | 'uploads';
+export type StoreName =
+  'ledgers' | 'picked-handles' | 'uploads' | 'download-ledgers' | 'download-folders';
 
 /**
  * A key-value store of one object store in the transfer database. The connection opens on first
@@ -51,7 +56,7 @@ export class TransferDatabaseStore<Value> {
   }
 
   private db(): Promise<IDBPDatabase<TransferSchema>> {
-    this.connection ??= openDB<TransferSchema>(this.databaseName, 2, {
+    this.connection ??= openDB<TransferSchema>(this.databaseName, 3, {
       // Each version adds stores; a browser holding an older database keeps its ledgers.
       upgrade(db, oldVersion) {
         if (oldVersion < 1) {
@@ -59,6 +64,10 @@ export class TransferDatabaseStore<Value> {
           db.createObjectStore('picked-handles');
         }
         if (oldVersion < 2) db.createObjectStore('uploads');
+        if (oldVersion < 3) {
+          db.createObjectStore('download-ledgers');
+          db.createObjectStore('download-folders');
+        }
       },
       blocking: () => void this.close(),
       terminated: () => {

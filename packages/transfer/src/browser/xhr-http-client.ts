@@ -1,6 +1,6 @@
 import { NoAnswerError } from '@filerunner/protocol';
 import type { HttpClient, HttpRequest, HttpResponse } from '../core/ports';
-import { formDataOf } from './form-data';
+import { encodedBody } from './form-data';
 
 export interface XhrHttpClientOptions {
   /**
@@ -31,7 +31,7 @@ export class XhrHttpClient implements HttpClient {
       xhr.open(method, url, true);
       xhr.withCredentials = this.credentialsFor(url);
       if (request.timeoutMs) xhr.timeout = request.timeoutMs;
-      const { body, contentType } = encodeBody(request.body);
+      const { body = null, contentType } = encodedBody(request.body);
       const headers = request.headers ?? {};
       const hasContentType = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');
       if (contentType && !hasContentType) xhr.setRequestHeader('content-type', contentType);
@@ -69,18 +69,6 @@ export class XhrHttpClient implements HttpClient {
     const rule = this.options.withCredentials ?? false;
     return typeof rule === 'boolean' ? rule : rule(new URL(url, globalThis.location?.href));
   }
-}
-
-function encodeBody(body: HttpRequest['body']): {
-  body: XMLHttpRequestBodyInit | null;
-  contentType?: string;
-} {
-  if (body === undefined) return { body: null };
-  if (body instanceof Blob) return { body };
-  if ('json' in body) {
-    return { body: JSON.stringify(body.json), contentType: 'application/json' };
-  }
-  return { body: formDataOf(body) };
 }
 
 function answerOf(xhr: XMLHttpRequest): HttpResponse {

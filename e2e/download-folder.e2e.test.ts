@@ -1,0 +1,393 @@
+import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { api } from '@filerunner/protocol';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  apiLogin,
+  DEMO_PASSWORD,
+  launchBrowser,
+  prepareSite,
+  startServer,
+  type RunningServer,
+  type Site,
+} from './harness';
+import { sendDemoPackage } from './sent-package';
+import type { LabMember } from './transfer-browser/download-lab';
+import { buildLab, MiB, openLab, reload } from './transfer-browser/lab-harness';
+import { patternBytes } from './transfer-browser/pattern';
+
+// The download side of the transfer engine's browser entry in Chromium: the folder sink writing
+// into a folder of the origin-private file system (the same FileSystemDirectoryHandle a picked
+// folder is; headless Chromium cannot answer the native picker), the default folder kept in
+// IndexedDB, and the fetch client reading a ranged answer of the real server as it streams.
+
+let labDist: string;
+let site: Site;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  labDist = await buildLab();
+  site = await prepareSite({ WEB_DIST: labDist });
+  server = await startServer(site);
+  browser = await launchBrowser();
+});
+afterEach(async () => {
+  for (const context of browser.contexts()) await context.close();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await rm(labDist, { recursive: true, force: true });
+});
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Path, size and SHA-256 of members as Node makes their bytes, sorted by path. */
+const described = (members: LabMember[]) =>
+  members
+    .map((m) => ({ path: m.path, size: m.size, sha256: sha256(patternBytes(0, m.size, m.seed)) }))
+    .sort((a, b) => a.path.localeCompare(b.path));
+
+const awkwardMembers: LabMember[] = [
+  { path: `Rushes/${'A very long take name '.repeat(9)}.mov`, size: 300_000, seed: 1 },
+  // The same name composed (NFC) and decomposed (NFD): two different files, both kept.
+  { path: 'Grade/Pr\u00e4sentation \u00fcber.pdf', size: 70_000, seed: 2 },
+  { path: 'Grade/Pra\u0308sentation u\u0308ber.pdf', size: 70_001, seed: 3 },
+  { path: 'a/b/c/d/e/f/g/h/i/j/k/l/deep.bin', size: 1_000_000, seed: 4 },
+  { path: 'Empty/zero.txt', size: 0, seed: 5 },
+  { path: 'Also empty', size: 0, seed: 6 },
+  ...Array.from({ length: 12 }, (_, i) => ({
+    path: `Frames/f${String(i).padStart(4, '0')}.dpx`,
+    size: 20_000 + i,
+    seed: 10 + i,
+  })),
+];
+
+describe('unpacking into a folder', () => {
+  it.each([
+    ['awaited', false],
+    ['async', true],
+  ])(
+    'lands long, Unicode, deep and empty names byte-identical from chunks out of order (%s writes)',
+    async (_, asyncWrites) => {
+      const page = await openLab(browser, site.url);
+      const refused = { path: 'Odd/back\\slash.txt', size: 5_000, seed: 99 };
+      const refusedFolder = { path: 'Odd\\folder/inside.txt', size: 3_000, seed: 98 };
+      const members = [
+        ...awkwardMembers.slice(0, 3),
+        refused,
+        refusedFolder,
+        ...awkwardMembers.slice(3),
+      ];
+      const result = await page.evaluate(
+        async ({ members, asyncWrites }) => {
+          const { downloads, opfsDirectory } = window.lab;
+          const folder = await opfsDirectory('Received');
+          const run = await downloads.unpackInto(folder, members, {
+            chunkSize: 128 * 1024,
+            parallel: 4,
+            pieceSize: 16 * 1024,
+            asyncWrites,
+          });
+          return { ...run, sink: undefined, files: await downloads.describeFolder(folder) };
+        },
+        { members, asyncWrites },
+      );
+      expect(result.fatal).toBeNull();
+      // A name the folder refuses, of a file or of a folder on its path, fails that file alone.
+      expect(result.failed.sort((a, b) => a.path.localeCompare(b.path))).toEqual(
+        [refused, refusedFolder].map(({ path }) => ({
+          path,
+          kind: 'name',
+          fatal: false,
+          message: `${path}: the folder does not accept this name`,
+        })),
+      );
+      expect(result.files).toEqual(described(awkwardMembers));
+      expect(result.mostOpen).toBeLessThanOrEqual(10);
+      // Every written file went pending, writing, closing, closed, in that order.
+      const deep = members.findIndex((m) => m.path.endsWith('deep.bin'));
+      const deepStates = result.states.filter((s) => s.startsWith(`${deep}:`));
+      expect(deepStates).toEqual([
+        `${deep}:pending`,
+        `${deep}:writing`,
+        `${deep}:closing`,
+        `${deep}:closed`,
+      ]);
+    },
+  );
+
+  it('writes the .tar itself into the folder from chunks out of order', async () => {
+    const page = await openLab(browser, site.url);
+    const tar = { path: 'Dailies 12.tar', size: 3 * MiB + 512, seed: 77 };
+    const result = await page.evaluate(async (tar) => {
+      const { downloads, opfsDirectory } = window.lab;
+      const folder = await opfsDirectory('Tars');
+      const run = await downloads.unpackInto(folder, [tar], {
+        mode: 'tar',
+        chunkSize: 256 * 1024,
+        parallel: 5,
+      });
+      return { failed: run.failed, files: await downloads.describeFolder(folder) };
+    }, tar);
+    expect(result).toEqual({ failed: [], files: described([tar]) });
+  });
+
+  it('finds closed files again by name and size, and discards one that failed its check', async () => {
+    const page = await openLab(browser, site.url);
+    const result = await page.evaluate(async (members) => {
+      const { downloads, opfsDirectory, transfer } = window.lab;
+      const folder = await opfsDirectory('Again');
+      await downloads.unpackInto(folder, members.slice(0, 6), { chunkSize: 100_000, parallel: 2 });
+      // A second run over the whole package, as after a crash: the first six are found again.
+      const again = new transfer.FolderSink(folder, { mode: 'unpack' });
+      const targets = members.map((m, index) => ({ index, path: m.path, size: m.size }));
+      const { resumable } = await again.open(targets);
+      const read = await again.read(0);
+      await again.discard(1);
+      const files = await downloads.describeFolder(folder);
+      return {
+        resumable: [...resumable].sort(),
+        readSize: read.size,
+        files: files.map((f) => f.path),
+      };
+    }, awkwardMembers);
+    // Non-empty files written by the first run; the empty ones need nothing.
+    expect(result.resumable).toEqual([0, 1, 2, 3]);
+    expect(result.readSize).toBe(awkwardMembers[0]!.size);
+    expect(result.files).not.toContain(awkwardMembers[1]!.path);
+    expect(result.files).toContain(awkwardMembers[2]!.path);
+  });
+
+  it('keeps at most 10 files open, parking idle ones, and every byte still lands', async () => {
+    const page = await openLab(browser, site.url);
+    const members = Array.from({ length: 30 }, (_, i) => ({
+      path: `Stills/${i}.tif`,
+      size: 50_000,
+      seed: 200 + i,
+    }));
+    const result = await page.evaluate(async (members) => {
+      const { downloads, opfsDirectory } = window.lab;
+      const folder = await opfsDirectory('Stills folder');
+      // Half a file per chunk, 30 chunks at once: far more files wanted than may be open.
+      const run = await downloads.unpackInto(folder, members, {
+        chunkSize: 25_000,
+        parallel: 30,
+        pieceSize: 5_000,
+      });
+      return { ...run, sink: undefined, files: await downloads.describeFolder(folder) };
+    }, members);
+    expect(result.fatal).toBeNull();
+    expect(result.failed).toEqual([]);
+    expect(result.mostOpen).toBe(10);
+    // Some file was parked (closed early, back to pending) and opened again later.
+    const parked = members.some((_, i) => {
+      const states = result.states.filter((s) => s.startsWith(`${i}:`)).join(' ');
+      return states.includes(`${i}:closing ${i}:pending ${i}:writing`);
+    });
+    expect(parked).toBe(true);
+    expect(result.files).toEqual(described(members));
+  });
+});
+
+describe('a folder that can no longer be written', () => {
+  it('stops the download when the folder is removed', async () => {
+    const page = await openLab(browser, site.url);
+    const result = await page.evaluate(async () => {
+      const { opfsDirectory, transfer } = window.lab;
+      const parent = await opfsDirectory('Parent');
+      const folder = await parent.getDirectoryHandle('Doomed', { create: true });
+      const sink = new transfer.FolderSink(folder, { mode: 'unpack' });
+      await sink.open([
+        { index: 0, path: 'one.bin', size: 10 },
+        { index: 1, path: 'Sub/two.bin', size: 10 },
+      ]);
+      await sink.write(0, 0, new Uint8Array(10));
+      await sink.close(0);
+      await parent.removeEntry('Doomed', { recursive: true });
+      const failure = async (work: Promise<unknown>) =>
+        work.then(
+          () => null,
+          (error: { kind: string; fatal: boolean; message: string }) => ({
+            kind: error.kind,
+            fatal: error.fatal,
+            message: error.message,
+          }),
+        );
+      return {
+        write: await failure(sink.write(1, 0, new Uint8Array(10))),
+        // Every later call answers the same: the download cannot go on.
+        read: await failure(sink.read(0)),
+      };
+    });
+    const gone = {
+      kind: 'directory_handle_invalid',
+      fatal: true,
+      message: 'The folder can no longer be reached',
+    };
+    expect(result).toEqual({ write: gone, read: gone });
+  });
+
+  it.each([
+    ['awaited', false],
+    ['async', true],
+  ])('stops the download when the disk is full (%s writes)', async (_, asyncWrites) => {
+    const page = await openLab(browser, site.url);
+    const cdp = await page.context().newCDPSession(page);
+    // A real QuotaExceededError: the origin's storage quota made smaller than the download.
+    await cdp.send('Storage.overrideQuotaForOrigin', {
+      origin: new URL(site.url).origin,
+      quotaSize: 2 * MiB,
+    });
+    const result = await page.evaluate(async (asyncWrites) => {
+      const { downloads, opfsDirectory } = window.lab;
+      const folder = await opfsDirectory('Full');
+      const run = await downloads.unpackInto(
+        folder,
+        [
+          { path: 'small.bin', size: 100_000, seed: 1 },
+          { path: 'large.bin', size: 8 * 1024 * 1024, seed: 2 },
+        ],
+        { chunkSize: 1024 * 1024, parallel: 2, asyncWrites },
+      );
+      return { fatal: run.fatal, failed: run.failed };
+    }, asyncWrites);
+    expect(result.fatal).toEqual({
+      kind: 'quota_exceeded',
+      message: 'There is not enough space left',
+    });
+    expect(result.failed.some((f) => f.kind === 'quota_exceeded' && f.fatal)).toBe(true);
+  });
+});
+
+describe('choosing the download folder', () => {
+  it('keeps a default folder per person across a reload, beside the older stores', async () => {
+    const page = await openLab(browser, site.url);
+    // A browser that ran the upload engine before: version 2 of the database, with a ledger.
+    await page.evaluate(async () => {
+      const request = indexedDB.open('filerunner-transfer', 2);
+      request.onupgradeneeded = () => {
+        for (const store of ['ledgers', 'picked-handles', 'uploads']) {
+          request.result.createObjectStore(store);
+        }
+        request.transaction!.objectStore('ledgers').put({ sent: 3 }, 'old-upload');
+      };
+      const db = await new Promise<IDBDatabase>(
+        (resolve) => (request.onsuccess = () => resolve(request.result)),
+      );
+      db.close();
+      const { opfsDirectory, transfer } = window.lab;
+      const folders = new transfer.DefaultDownloadFolders();
+      await folders.save('recipient@example.com', await opfsDirectory('Dailies'));
+      await new transfer.IndexedDbDownloadResumeStore().put('a-download', { files: [1] });
+    });
+    await reload(page);
+    const result = await page.evaluate(async () => {
+      const { opfsDirectory, transfer } = window.lab;
+      const folders = new transfer.DefaultDownloadFolders();
+      const kept = await folders.get('recipient@example.com');
+      const other = await folders.get('sender@example.com');
+      const saveFailure = await folders
+        .save(
+          'recipient@example.com',
+          (() => 'not a folder') as unknown as FileSystemDirectoryHandle,
+        )
+        .then(
+          () => null,
+          (error: Error & { code: string }) => ({ code: error.code, message: error.message }),
+        );
+      return {
+        name: kept?.name,
+        same: kept ? await kept.isSameEntry(await opfsDirectory('Dailies')) : false,
+        other: other ?? null,
+        saveFailure,
+        uploadLedger: await new transfer.IndexedDbResumeStore().get('old-upload'),
+        downloadLedger: await new transfer.IndexedDbDownloadResumeStore().get('a-download'),
+      };
+    });
+    expect(result).toEqual({
+      name: 'Dailies',
+      same: true,
+      other: null,
+      saveFailure: {
+        code: 'default_not_saved',
+        message:
+          'Sorry, We failed to set that as your default download location. Try again, and if the problem persists contact our support team.',
+      },
+      uploadLedger: { sent: 3 },
+      downloadLedger: { files: [1] },
+    });
+  });
+
+  it('refuses a system folder and accepts another, with write access', async () => {
+    const page = await openLab(browser, site.url);
+    const result = await page.evaluate(async () => {
+      const { opfsDirectory, transfer } = window.lab;
+      const answers = [await opfsDirectory('Downloads'), await opfsDirectory('Grading')];
+      // The picker as the person answers it: first Downloads, then a folder of their own.
+      Object.assign(window, { showDirectoryPicker: async () => answers.shift() });
+      const refused = await transfer.pickDownloadFolder().then(
+        () => null,
+        (error: Error & { code: string }) => ({ code: error.code, message: error.message }),
+      );
+      const picked = await transfer.pickDownloadFolder();
+      return { hasAccess: transfer.hasFolderAccess(), refused, picked: picked.name };
+    });
+    expect(result).toEqual({
+      hasAccess: true,
+      refused: {
+        code: 'system_folder',
+        message:
+          'Downloads, Documents and Desktop cannot be chosen as a download folder. Choose or create a folder inside one of them.',
+      },
+      picked: 'Grading',
+    });
+  });
+});
+
+describe('the download client over fetch', () => {
+  it('streams a 20 MiB ranged answer of a grant as it arrives', async () => {
+    const bytes = Buffer.from(patternBytes(0, 24 * MiB, 42));
+    const slug = await sendDemoPackage(site.url, {
+      sender: 'sender@example.com',
+      recipients: ['recipient@example.com'],
+      name: 'Ranged',
+      message: '',
+      files: [{ path: 'Rushes/A001.mov', bytes }],
+    });
+    const rita = await apiLogin(site.url, 'recipient@example.com', DEMO_PASSWORD);
+    const grant = await rita.call(api.downloads.fileGrant, {
+      params: { slug, '*': 'Rushes/A001.mov' },
+    });
+    const page = await openLab(browser, site.url);
+    const answer = await page.evaluate(async (url) => {
+      const { transfer, sha256Hex } = window.lab;
+      const response = await new transfer.FetchHttpClient().request({
+        method: 'GET',
+        url,
+        headers: { range: `bytes=1000-${20 * 1024 * 1024 + 999}` },
+      });
+      const pieces: Uint8Array<ArrayBuffer>[] = [];
+      for await (const piece of response.body!()) pieces.push(piece as Uint8Array<ArrayBuffer>);
+      return {
+        status: response.status,
+        range: response.header('content-range'),
+        pieces: pieces.length,
+        largestPiece: Math.max(...pieces.map((p) => p.byteLength)),
+        sha256: await sha256Hex(new Blob(pieces)),
+      };
+    }, grant.download_url);
+    expect(answer).toEqual({
+      status: 206,
+      range: `bytes 1000-${20 * MiB + 999}/${bytes.length}`,
+      pieces: expect.any(Number) as number,
+      largestPiece: expect.any(Number) as number,
+      sha256: sha256(bytes.subarray(1000, 20 * MiB + 1000)),
+    });
+    // Handed over as it came, in pieces far smaller than the range: never held whole.
+    expect(answer.pieces).toBeGreaterThan(1);
+    expect(answer.largestPiece).toBeLessThan(4 * MiB);
+  });
+});

@@ -1,0 +1,324 @@
+import {
+  DownloadSinkError,
+  type DownloadSink,
+  type SinkMode,
+  type SinkTarget,
+} from '../core/download/ports';
+import { FilesInFlight, type InFlight } from './files-in-flight';
+import { folderErrorOf, folderIsGone } from './folder-errors';
+import { FolderTree } from './folder-tree';
+
+/** Where an unpacked file stands, as the debug download page shows it. */
+export type ExtractFileState = 'pending' | 'writing' | 'closing' | 'closed' | 'error';
+
+export interface ExtractFileEvent {
+  readonly index: number;
+  readonly path: string;
+  readonly state: ExtractFileState;
+  /** Why it failed, with state 'error'. */
+  readonly error?: DownloadSinkError;
+}
+
+export interface FolderSinkOptions {
+  mode: SinkMode;
+  /**
+   * Hand each write to the file and go on without waiting for it to land (the hidden settings'
+   * async file writing): faster on slow disks, at the cost of a failure surfacing on a later
+   * write or on close. Without it, each write resolves once the bytes are in the file.
+   */
+  asyncWrites?: boolean;
+  /** Files open for writing at once; the spec's 10. */
+  filesInFlight?: number;
+  /** Bytes handed to files and not yet written, with async writes, before a write waits. */
+  maxQueuedBytes?: number;
+  /** Every change of a file's state, for the debug view. */
+  onFileState?: (event: ExtractFileEvent) => void;
+}
+
+export const EXTRACT_FILES_IN_FLIGHT = 10;
+const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+
+interface Target {
+  readonly path: string;
+  readonly size: number;
+  /** It was found whole from an earlier run, or parked: opening it again keeps its bytes. */
+  keepBytes: boolean;
+  failure?: DownloadSinkError;
+}
+
+interface OpenFile extends InFlight {
+  writable: Promise<FileSystemWritableFileStream>;
+  writes: Set<Promise<void>>;
+  /** Set while it is parked: done once its bytes so far are in place. */
+  parked?: Promise<void>;
+}
+
+/**
+ * A download written into a folder the person picked, through the File System Access API: each
+ * of the tar's members unpacked at its path (`unpack`), or the `.tar` itself (`tar`, one
+ * target). Writes are positional, so chunks that arrive in any order land where they belong.
+ *
+ * A browser's writable stream writes to a swap file and puts it in place on close, so what a
+ * write resolved for is not on disk until then (`keepsUnclosedWrites` is false): after a crash,
+ * only closed files are found again, by name and size, and a half-written one starts over.
+ */
+export class FolderSink implements DownloadSink {
+  readonly keepsUnclosedWrites = false;
+  readonly mode: SinkMode;
+  private readonly tree: FolderTree;
+  private readonly inFlight: FilesInFlight<OpenFile>;
+  private readonly targets = new Map<number, Target>();
+  private writeClock = 0;
+  private queuedBytes = 0;
+  private roomWaiters: (() => void)[] = [];
+  /** A failure no later write can escape (a full disk, a folder gone): every call answers it. */
+  private fatal: DownloadSinkError | null = null;
+  private disposed = false;
+
+  constructor(
+    private readonly folder: FileSystemDirectoryHandle,
+    private readonly options: FolderSinkOptions,
+  ) {
+    this.mode = options.mode;
+    this.tree = new FolderTree(folder);
+    this.inFlight = new FilesInFlight<OpenFile>(
+      options.filesInFlight ?? EXTRACT_FILES_IN_FLIGHT,
+      (file) => this.park(file),
+    );
+  }
+
+  async open(targets: readonly SinkTarget[], signal?: AbortSignal) {
+    const resumable = new Set<number>();
+    for (const { index, path, size } of targets) {
+      signal?.throwIfAborted();
+      const target: Target = { path, size, keepBytes: false };
+      this.targets.set(index, target);
+      try {
+        const found = await this.tree.existing(path);
+        if (size === 0) {
+          // An empty file never receives a write: it is made here, or emptied if it was not.
+          if (!found || (await found.getFile()).size > 0) await this.tree.create(path, false);
+        } else if (found && (await found.getFile()).size === size) {
+          target.keepBytes = true;
+          resumable.add(index);
+        }
+        this.report(index, 'pending');
+      } catch (error) {
+        const failure = await this.classify(error, path);
+        this.fail(index, failure);
+        if (this.fatal) throw this.fatal;
+      }
+    }
+    return { resumable };
+  }
+
+  async write(index: number, offset: number, data: Uint8Array, signal?: AbortSignal) {
+    const target = this.usable(index);
+    const file = await this.inFlight.place(index, () => this.openFile(index, target), signal);
+    try {
+      // The download may have failed while this write waited for a place.
+      this.usable(index);
+    } catch (error) {
+      file.busy--;
+      this.inFlight.changed();
+      throw error;
+    }
+    file.lastWritten = ++this.writeClock;
+    let written: Promise<void>;
+    try {
+      const writable = await file.writable;
+      // Streamed bodies are views of plain ArrayBuffers; the port types them more loosely.
+      const bytes = data as Uint8Array<ArrayBuffer>;
+      written = writable.write({ type: 'write', position: offset, data: bytes });
+    } catch (error) {
+      file.busy--;
+      throw await this.dropAfter(file, error);
+    }
+    const landed = written
+      .then(
+        () => undefined,
+        async (error: unknown) => {
+          throw await this.dropAfter(file, error);
+        },
+      )
+      .finally(() => {
+        file.busy--;
+        file.writes.delete(tracked);
+        this.inFlight.changed();
+      });
+    // What close waits for; a failure is recorded on the file and answered by the next call.
+    const tracked = landed.catch(() => undefined);
+    file.writes.add(tracked);
+    if (!this.options.asyncWrites) return landed;
+    this.queuedBytes += data.byteLength;
+    void tracked.finally(() => {
+      this.queuedBytes -= data.byteLength;
+      this.roomFreed();
+    });
+    await this.roomForMore(signal);
+  }
+
+  async close(index: number) {
+    this.usable(index);
+    let file = this.inFlight.get(index);
+    if (file?.parking) {
+      await file.parked;
+      file = this.inFlight.get(index);
+    }
+    if (file) {
+      file.closing = true;
+      this.report(index, 'closing');
+      await Promise.all(file.writes);
+      this.usable(index);
+      try {
+        await (await file.writable).close();
+      } catch (error) {
+        throw await this.dropAfter(file, error);
+      }
+      this.inFlight.release(file);
+    } else this.usable(index);
+    this.report(index, 'closed');
+  }
+
+  async read(index: number): Promise<Blob> {
+    const target = this.usable(index);
+    try {
+      const handle = await this.tree.existing(target.path);
+      if (!handle) throw new DOMException(`${target.path} is not in the folder`, 'NotFoundError');
+      return await handle.getFile();
+    } catch (error) {
+      throw await this.classify(error, target.path);
+    }
+  }
+
+  async discard(index: number) {
+    const target = this.known(index);
+    const file = this.inFlight.get(index);
+    if (file) {
+      this.inFlight.release(file);
+      await (await file.writable.catch(() => null))?.abort().catch(() => undefined);
+    }
+    try {
+      await this.tree.remove(target.path);
+    } catch (error) {
+      throw await this.classify(error, target.path);
+    }
+  }
+
+  /** Drops every file still open without putting it in place: no half file under a real name. */
+  async dispose() {
+    this.disposed = true;
+    const open = this.inFlight.all();
+    for (const file of open) this.inFlight.release(file);
+    await Promise.all(
+      open.map(async (file) => {
+        const writable = await file.writable.catch(() => null);
+        await writable?.abort().catch(() => undefined);
+        this.report(file.index, 'pending');
+      }),
+    );
+    this.roomFreed();
+  }
+
+  private openFile(index: number, target: Target): OpenFile {
+    this.report(index, 'writing');
+    const file: OpenFile = {
+      index,
+      busy: 0,
+      lastWritten: this.writeClock,
+      ready: false,
+      closing: false,
+      parking: false,
+      writes: new Set(),
+      writable: this.tree.create(target.path, target.keepBytes).then(async (handle) => {
+        const writable = await handle.createWritable({ keepExistingData: target.keepBytes });
+        file.ready = true;
+        return writable;
+      }),
+    };
+    // A failure to open is answered to the write that waits for it.
+    file.writable.catch(() => undefined);
+    return file;
+  }
+
+  /** Closes a file early to make room; it opens again, its bytes kept, when more arrive. */
+  private park(file: OpenFile): Promise<void> {
+    const target = this.known(file.index);
+    this.report(file.index, 'closing');
+    file.parked = (async () => {
+      try {
+        await Promise.all(file.writes);
+        await (await file.writable).close();
+        target.keepBytes = true;
+        this.inFlight.release(file);
+        this.report(file.index, 'pending');
+      } catch (error) {
+        await this.dropAfter(file, error).catch(() => undefined);
+      }
+    })();
+    return file.parked;
+  }
+
+  /** A file whose write or close failed: its place is freed and its failure recorded. */
+  private async dropAfter(file: OpenFile, error: unknown): Promise<unknown> {
+    const target = this.known(file.index);
+    const failure = await this.classify(error, target.path);
+    this.inFlight.release(file);
+    if (failure instanceof DownloadSinkError) {
+      this.fail(file.index, failure);
+      const writable = await file.writable.catch(() => null);
+      await writable?.abort().catch(() => undefined);
+    }
+    return failure;
+  }
+
+  private fail(index: number, failure: unknown) {
+    if (!(failure instanceof DownloadSinkError)) throw failure;
+    if (failure.fatal) this.fatal ??= failure;
+    const target = this.known(index);
+    target.failure ??= failure;
+    this.report(index, 'error', failure);
+  }
+
+  private async classify(error: unknown, path: string): Promise<unknown> {
+    const name = (error as { name?: unknown } | null)?.name;
+    const gone =
+      (name === 'NotFoundError' || name === 'InvalidStateError') &&
+      (await folderIsGone(this.folder));
+    return folderErrorOf(error, path, gone);
+  }
+
+  /** The target, unless the download or this file has already failed. */
+  private usable(index: number): Target {
+    if (this.disposed) throw new DownloadSinkError('other', 'The download was stopped', true);
+    if (this.fatal) throw this.fatal;
+    const target = this.known(index);
+    if (target.failure) throw target.failure;
+    return target;
+  }
+
+  private known(index: number): Target {
+    const target = this.targets.get(index);
+    if (!target) throw new RangeError(`no target ${index} was opened`);
+    return target;
+  }
+
+  private report(index: number, state: ExtractFileState, error?: DownloadSinkError) {
+    const path = this.targets.get(index)?.path ?? '';
+    this.options.onFileState?.({ index, path, state, ...(error ? { error } : {}) });
+  }
+
+  private async roomForMore(signal?: AbortSignal) {
+    const max = this.options.maxQueuedBytes ?? MAX_QUEUED_BYTES;
+    while (this.queuedBytes > max && !this.disposed) {
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    }
+  }
+
+  private roomFreed() {
+    const waiters = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The folders and files of a download inside the folder the person picked, by '/'-separated
+ * path. Each folder is made (or found) once, and listed once to learn what an earlier run left
+ * in it: a package of tens of thousands of files asks the file system once per folder, not once
+ * per file, whether each is already there.
+ */
+export class FolderTree {
+  private readonly folders = new Map<string, Promise<FileSystemDirectoryHandle>>();
+  private readonly listings = new Map<string, Promise<Map<string, FileSystemFileHandle>>>();
+
+  constructor(private readonly root: FileSystemDirectoryHandle) {}
+
+  /** The file at `path` when it exists; its folders are made when missing. */
+  async existing(path: string): Promise<FileSystemFileHandle | undefined> {
+    const { folder, name } = splitPath(path);
+    return (await this.listing(folder)).get(name);
+  }
+
+  /** The file at `path`, made when missing (empty: opening a writable stream writes it). */
+  async create(path: string, keepBytes: boolean): Promise<FileSystemFileHandle> {
+    const { folder, name } = splitPath(path);
+    const listing = await this.listing(folder);
+    const known = keepBytes ? listing.get(name) : undefined;
+    if (known) return known;
+    const handle = await (await this.folder(folder)).getFileHandle(name, { create: true });
+    listing.set(name, handle);
+    return handle;
+  }
+
+  async remove(path: string): Promise<void> {
+    const { folder, name } = splitPath(path);
+    await (await this.folder(folder)).removeEntry(name);
+    (await this.listing(folder)).delete(name);
+  }
+
+  private folder(path: string): Promise<FileSystemDirectoryHandle> {
+    let folder = this.folders.get(path);
+    if (!folder) {
+      const cut = path.lastIndexOf('/');
+      const parent = path === '' ? null : this.folder(cut === -1 ? '' : path.slice(0, cut));
+      const name = path.slice(cut + 1);
+      folder = parent
+        ? parent.then((handle) => handle.getDirectoryHandle(name, { create: true }))
+        : Promise.resolve(this.root);
+      // A failure is not kept: the next file in that folder asks the file system again.
+      folder.catch(() => this.folders.delete(path));
+      this.folders.set(path, folder);
+    }
+    return folder;
+  }
+
+  private listing(path: string): Promise<Map<string, FileSystemFileHandle>> {
+    let listing = this.listings.get(path);
+    if (!listing) {
+      listing = this.folder(path).then(async (folder) => {
+        const files = new Map<string, FileSystemFileHandle>();
+        for await (const [name, entry] of folder.entries()) {
+          if (entry.kind === 'file') files.set(name, entry as FileSystemFileHandle);
+        }
+        return files;
+      });
+      listing.catch(() => this.listings.delete(path));
+      this.listings.set(path, listing);
+    }
+    return listing;
+  }
+}
+
+function splitPath(path: string): { folder: string; name: string } {
+  const cut = path.lastIndexOf('/');
+  return { folder: cut === -1 ? '' : path.slice(0, cut), name: path.slice(cut + 1) };
+}
