@@ -44,8 +44,13 @@ export interface DownloadSink {
    * Makes room for the download: folders and empty files created up front (an empty file never
    * receives a write), and what an earlier run left found again. `resumable` says which targets
    * the sink still holds from that run, so the ledger's ranges for the others are dropped.
+   * `failed` names targets the folder cannot hold (an invalid name, an empty file that could not
+   * be made): those files fail, the others go on.
    */
-  open(targets: readonly SinkTarget[], signal?: AbortSignal): Promise<{ resumable: Set<number> }>;
+  open(
+    targets: readonly SinkTarget[],
+    signal?: AbortSignal,
+  ): Promise<{ resumable: Set<number>; failed?: ReadonlyMap<number, DownloadSinkError> }>;
   /** Writes `data` at `offset` of target `index`, opening it first if needed. */
   write(index: number, offset: number, data: Uint8Array, signal?: AbortSignal): Promise<void>;
   /**

@@ -1,0 +1,119 @@
+import type { HttpClient } from '../ports';
+import { DownloadFailedError } from './options';
+import type { Chunk } from './plan';
+
+/** A chunk's attempt that failed in a way another attempt may not (no answer, 5xx, cut short). */
+export class ChunkAttemptError extends Error {
+  override readonly name = 'ChunkAttemptError';
+}
+
+export interface ChunkFetch {
+  readonly http: HttpClient;
+  readonly url: string;
+  /** The object's ETag from the HEAD: sent as If-Range so a changed object answers 200, never mixed bytes. */
+  readonly etag: string | null;
+  /** The object's size, which every Content-Range must name. */
+  readonly size: number;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  /** Called with each run of bytes as it arrives, at its offset in the object; its writes done when it resolves. */
+  readonly onBytes: (offset: number, bytes: Uint8Array) => Promise<void>;
+}
+
+/**
+ * One ranged GET of `chunk` from `chunk.next` to its end, its body read as it arrives and handed
+ * to `onBytes`, `chunk.next` moving past each run once written: a retry starts where it stopped.
+ * @throws ChunkAttemptError when the attempt may be retried, DownloadFailedError when no retry can
+ *   help (the object changed, a range that does not match, the grant refused), or what
+ *   `onBytes` throws.
+ */
+export async function fetchChunk(chunk: Chunk, fetch: ChunkFetch): Promise<void> {
+  const last = chunk.end - 1;
+  const headers: Record<string, string> = { range: `bytes=${chunk.next}-${last}` };
+  if (fetch.etag) headers['if-range'] = fetch.etag;
+  let response;
+  try {
+    response = await fetch.http.request({
+      method: 'GET',
+      url: fetch.url,
+      headers,
+      signal: fetch.signal,
+      timeoutMs: fetch.timeoutMs,
+    });
+  } catch (error) {
+    fetch.signal.throwIfAborted();
+    throw new ChunkAttemptError(messageOf(error), { cause: error });
+  }
+  const { status } = response;
+  if (status >= 500 || status === 429 || status === 408) {
+    throw new ChunkAttemptError(`the server answered ${status}`);
+  }
+  if (status === 200) {
+    throw new DownloadFailedError(
+      'other',
+      'The file changed on the server while it was downloading; start the download again.',
+    );
+  }
+  if (status !== 206) {
+    throw new DownloadFailedError(
+      'other',
+      `The download was refused (HTTP ${status}); the link may have expired.`,
+    );
+  }
+  const expected = `bytes ${chunk.next}-${last}/${fetch.size}`;
+  const contentRange = response.header('content-range')?.trim() ?? null;
+  if (contentRange !== expected) {
+    throw new DownloadFailedError(
+      'other',
+      `The server sent other bytes than asked for (${contentRange ?? 'no Content-Range'}, wanted ${expected}).`,
+    );
+  }
+  if (!response.body) {
+    throw new DownloadFailedError('other', 'This HTTP client cannot stream a download.');
+  }
+  await readBody(chunk, response.body(), fetch);
+}
+
+async function readBody(
+  chunk: Chunk,
+  body: ReadableStream<Uint8Array>,
+  fetch: ChunkFetch,
+): Promise<void> {
+  const reader = body.getReader();
+  // An abort (the person, or the stall check) ends a read waiting on a silent connection.
+  const onAbort = () => void reader.cancel(fetch.signal.reason).catch(() => undefined);
+  fetch.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      let read;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        fetch.signal.throwIfAborted();
+        throw new ChunkAttemptError(`the answer was cut off: ${messageOf(error)}`, {
+          cause: error,
+        });
+      }
+      fetch.signal.throwIfAborted();
+      if (read.done) break;
+      const left = chunk.end - chunk.next;
+      if (read.value.length > left) {
+        throw new DownloadFailedError('other', 'The server sent more bytes than the range asked.');
+      }
+      if (read.value.length === 0) continue;
+      await fetch.onBytes(chunk.next, read.value);
+      chunk.next += read.value.length;
+    }
+    if (chunk.next < chunk.end) {
+      throw new ChunkAttemptError(`the answer ended ${chunk.end - chunk.next} bytes short`);
+    }
+  } finally {
+    fetch.signal.removeEventListener('abort', onAbort);
+    reader.releaseLock();
+    if (chunk.next < chunk.end) void body.cancel().catch(() => undefined);
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
