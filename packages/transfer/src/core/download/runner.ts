@@ -1,58 +1,22 @@
-import { estimateSeconds, NeverBackward, RateMeter } from '../meters';
-import {
-  NoAnswerError,
-  systemClock,
-  type Clock,
-  type FileHasher,
-  type HttpClient,
-  type ResumeStore,
-} from '../ports';
-import { ChunkAttemptError, fetchChunk, messageOf } from './chunk-fetch';
+import { systemClock, type Clock } from '../ports';
+import { backoff, ChunkAttemptError, fetchChunk, headObject, messageOf } from './object-requests';
 import type { DownloadEvent } from './events';
 import { ledgerKeyOf, LedgerKeeper, type DownloadLedger, type LedgerTarget } from './ledger';
-import {
-  defaultDownloadOptions,
-  DownloadFailedError,
-  EXTRACT_RATE_WINDOW_MS,
-  MAX_CONCURRENT_CHUNKS,
-  PROGRESS_STEP,
-  PROGRESS_THROTTLE_MS,
-  RATE_SAMPLES,
-  RATE_WINDOW_MS,
-  STALL_CHECK_INTERVAL_MS,
-  STALL_TIMEOUT_MS,
-} from './options';
+import { defaultDownloadOptions, DownloadFailedError } from './options';
 import { chunksOf, placementsOf, planDownload, rangesToFetch, type Chunk } from './plan';
 import {
   DownloadSinkError,
-  type DownloadDescriptor,
+  type DownloadJob,
   type DownloadErrorKind,
   type DownloadOptions,
   type DownloadOutcome,
-  type DownloadProgress,
   type DownloadSink,
   type FailedDownloadFile,
 } from './ports';
 import { RangeSet } from './ranges';
-import { checksOf, runCheck, type FileCheck } from './verification';
-
-export interface DownloadJob {
-  readonly descriptor: DownloadDescriptor;
-  readonly sink: DownloadSink;
-  /** Its responses must have `body()`. */
-  readonly http: HttpClient;
-  readonly clock?: Clock;
-  /** Where what is written is recorded, so a later run fetches only the rest. */
-  readonly ledger?: ResumeStore<DownloadLedger>;
-  /** Defaults to `ledgerKeyOf(descriptor, sink.mode)`: the same package across grants. */
-  readonly ledgerKey?: string;
-  /** Without one, files are written but listed as unverified. */
-  readonly hasher?: FileHasher;
-  readonly options?: Partial<DownloadOptions>;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (progress: DownloadProgress) => void;
-  readonly onEvent?: (event: DownloadEvent) => void;
-}
+import { Pacing, type ActiveAttempt } from './pacing';
+import { ProgressReporter } from './progress';
+import { CheckQueue, checksOf, runCheck, type FileCheck } from './verification';
 
 /**
  * Downloads one package (unpacked into the sink's folder, or its `.tar` kept whole) or one file:
@@ -70,13 +34,6 @@ export function runDownload(job: DownloadJob): Promise<DownloadOutcome> {
 }
 
 type TargetState = 'open' | 'closing' | 'done' | 'failed';
-
-interface ActiveAttempt {
-  readonly chunk: Chunk;
-  readonly controller: AbortController;
-  readonly startedAt: number;
-  lastByteAt: number;
-}
 
 /** How many closed files are hashed at once, beside the chunks still arriving. */
 const CHECKS_AT_ONCE = 2;
@@ -104,19 +61,13 @@ class DownloadRun {
   private resumedBytes = 0;
   private writtenBytes = 0;
   private fetchedBytes = 0;
-  private readonly shown = new NeverBackward();
-  private readonly rate: RateMeter;
-  private readonly extractRate: RateMeter;
-  private lastProgress = { at: -Infinity, bytes: -1 };
+  private readonly reporter: ProgressReporter;
 
-  private concurrency: number;
-  private readonly active = new Set<ActiveAttempt>();
-  private wake: () => void = () => undefined;
-  private lastRateCheck: { at: number; rate: number };
+  private readonly pacing: Pacing;
 
-  private readonly checks: (() => Promise<void>)[] = [];
-  private checksRunning = 0;
-  private checksIdle: (() => void)[] = [];
+  private readonly checks = new CheckQueue(CHECKS_AT_ONCE, (error) => {
+    if (!this.ended.signal.aborted) this.ended.abort(error);
+  });
 
   constructor(private readonly job: DownloadJob) {
     this.options = { ...defaultDownloadOptions, ...job.options };
@@ -126,14 +77,13 @@ class DownloadRun {
     this.states = this.plan.targets.map(() => 'open');
     this.totalFiles = job.descriptor.tar ? job.descriptor.tar.files.length : 1;
     this.totalBytes = this.plan.targets.reduce((sum, target) => sum + target.size, 0);
-    this.concurrency = Math.max(1, Math.min(MAX_CONCURRENT_CHUNKS, this.options.concurrentChunks));
-    const now = () => this.clock.now();
-    this.rate = new RateMeter(now, { maxSamples: RATE_SAMPLES, windowMs: RATE_WINDOW_MS });
-    this.extractRate = new RateMeter(now, {
-      maxSamples: RATE_SAMPLES,
-      windowMs: EXTRACT_RATE_WINDOW_MS,
-    });
-    this.lastRateCheck = { at: this.clock.now(), rate: 0 };
+    this.reporter = new ProgressReporter(
+      this.clock,
+      this.totalBytes,
+      this.totalFiles,
+      job.onProgress,
+    );
+    this.pacing = new Pacing(this.options, this.clock, this.reporter, (event) => this.emit(event));
     this.ledger = new LedgerKeeper(
       job.ledger,
       job.ledgerKey ?? ledgerKeyOf(job.descriptor, job.sink.mode),
@@ -150,7 +100,17 @@ class DownloadRun {
     signal?.addEventListener('abort', onAbort, { once: true });
     let finished = false;
     try {
-      this.etag = await this.head();
+      const { http, descriptor } = this.job;
+      this.etag = await headObject(
+        descriptor,
+        {
+          http,
+          clock: this.clock,
+          retries: this.options.retries,
+          timeoutMs: this.options.xhrTimeoutMs,
+        },
+        this.ended.signal,
+      );
       await this.openSink();
       const chunks = chunksOf(
         rangesToFetch(this.plan, (index) =>
@@ -160,7 +120,7 @@ class DownloadRun {
         ),
         this.options.chunkSize,
       );
-      const ticking = this.tick();
+      const ticking = this.pacing.run(this.ended.signal, () => this.progress(true));
       await this.runChunks(chunks);
       await this.allChecked();
       this.progress(true);
@@ -188,48 +148,6 @@ class DownloadRun {
         await this.ledger.flush().catch(() => undefined);
       }
       await this.sink.dispose().catch(() => undefined);
-    }
-  }
-
-  // ----- the object -----
-
-  /** HEAD: the object's size must be the descriptor's, and its ETag guards every range. */
-  private async head(): Promise<string | null> {
-    const { descriptor, http } = this.job;
-    for (let failures = 0; ; failures++) {
-      let reason: string;
-      try {
-        const response = await http.request({
-          method: 'HEAD',
-          url: descriptor.downloadUrl,
-          signal: this.ended.signal,
-          timeoutMs: this.options.xhrTimeoutMs,
-        });
-        if (response.status >= 200 && response.status < 300) {
-          const size = Number(response.header('content-length'));
-          if (size !== descriptor.size) {
-            throw new DownloadFailedError(
-              'other',
-              `The server holds ${size} bytes for ${descriptor.filename}, not the ${descriptor.size} expected.`,
-            );
-          }
-          return response.header('etag');
-        }
-        if (response.status < 500 && response.status !== 429) {
-          throw new DownloadFailedError(
-            'other',
-            `The download was refused (HTTP ${response.status}); the link may have expired.`,
-          );
-        }
-        reason = `the server answered ${response.status}`;
-      } catch (error) {
-        if (!(error instanceof NoAnswerError)) throw error;
-        reason = error.message;
-      }
-      if (failures >= this.options.retries) {
-        throw new DownloadFailedError('network', `The download could not start: ${reason}.`);
-      }
-      await this.clock.sleep(backoff(failures + 1), this.ended.signal);
     }
   }
 
@@ -268,7 +186,7 @@ class DownloadRun {
         this.afterClose(target.index);
       }
     }
-    this.shown.update(this.resumedBytes);
+    this.progress(true);
   }
 
   private writtenOf(index: number): RangeSet {
@@ -298,7 +216,7 @@ class DownloadRun {
     const running = new Set<Promise<void>>();
     let fatal: { error: unknown } | null = null;
     while (!fatal && (queue.length > 0 || running.size > 0)) {
-      while (!fatal && running.size < this.concurrency && queue.length > 0) {
+      while (!fatal && running.size < this.pacing.concurrency && queue.length > 0) {
         const chunk = queue.shift()!;
         const work: Promise<void> = this.runChunk(chunk)
           .then(
@@ -315,7 +233,7 @@ class DownloadRun {
         running.add(work);
       }
       if (running.size === 0) break;
-      await Promise.race([...running, new Promise<void>((resolve) => (this.wake = resolve))]);
+      await Promise.race([...running, this.pacing.changed()]);
     }
     await Promise.allSettled(running);
     if (fatal) throw (fatal as { error: unknown }).error;
@@ -329,7 +247,7 @@ class DownloadRun {
     this.ended.signal.addEventListener('abort', stop, { once: true });
     const now = this.clock.now();
     const attempt: ActiveAttempt = { chunk, controller, startedAt: now, lastByteAt: now };
-    this.active.add(attempt);
+    this.pacing.active.add(attempt);
     const startedAt = chunk.next;
     this.emit({
       type: 'chunk-started',
@@ -350,7 +268,7 @@ class DownloadRun {
         onBytes: async (offset, bytes) => {
           this.fetchedBytes += bytes.length;
           attempt.lastByteAt = this.clock.now();
-          this.rate.sample(this.fetchedBytes);
+          this.reporter.fetched(this.fetchedBytes);
           await this.place(offset, bytes, controller.signal);
         },
       });
@@ -379,11 +297,11 @@ class DownloadRun {
         from: chunk.next,
         reason,
       });
-      this.lowerConcurrency();
+      this.pacing.lowerOnError();
       await this.clock.sleep(backoff(chunk.failures), this.ended.signal);
       return true;
     } finally {
-      this.active.delete(attempt);
+      this.pacing.active.delete(attempt);
       this.ended.signal.removeEventListener('abort', stop);
     }
   }
@@ -413,7 +331,7 @@ class DownloadRun {
         await this.close(index);
       }
     }
-    this.extractRate.sample(this.writtenBytes);
+    this.reporter.written(this.writtenBytes);
     this.progress(false);
   }
 
@@ -435,7 +353,7 @@ class DownloadRun {
     const path = this.plan.targets[index]!.path;
     this.emit({ type: 'file-closed', at: this.clock.now(), index, path });
     const checks = checksOf(this.plan, this.job.descriptor, index);
-    this.check(async () => {
+    this.checks.add(async () => {
       let mismatched = false;
       let unchecked = false;
       for (const check of checks) {
@@ -447,28 +365,18 @@ class DownloadRun {
         );
         if (result === 'mismatch') {
           mismatched = true;
-          this.failed.push({
-            path: check.path,
-            kind: 'verification',
-            message: `${check.path} is not what was sent: its xxh128 does not match the sender's.`,
-          });
-          this.emit({
-            type: 'file-failed',
-            at: this.clock.now(),
-            index,
-            path: check.path,
-            kind: 'verification',
-            message: 'xxh128 mismatch',
-          });
+          const message = `${check.path} is not what was sent: its xxh128 does not match the sender's.`;
+          this.fileFailed(index, check.path, 'verification', message);
         } else {
           unchecked ||= result === 'unverified';
           this.countChecked([check], result);
+          const checked = result === 'verified';
           this.emit({
             type: 'file-verified',
             at: this.clock.now(),
             index,
             path: check.path,
-            checked: result === 'verified',
+            checked,
           });
         }
       }
@@ -496,134 +404,35 @@ class DownloadRun {
   private failFile(index: number, kind: DownloadErrorKind, message: string): void {
     if (this.states[index] === 'failed') return;
     this.states[index] = 'failed';
-    const path = this.plan.targets[index]!.path;
-    this.failed.push({ path, kind, message });
-    this.emit({ type: 'file-failed', at: this.clock.now(), index, path, kind, message });
+    this.fileFailed(index, this.plan.targets[index]!.path, kind, message);
     this.ledger.changed();
   }
 
-  private check(work: () => Promise<void>): void {
-    this.checks.push(work);
-    this.nextCheck();
-  }
-
-  private nextCheck(): void {
-    while (this.checksRunning < CHECKS_AT_ONCE && this.checks.length > 0) {
-      const work = this.checks.shift()!;
-      this.checksRunning++;
-      void work()
-        .catch((error: unknown) => {
-          // A check that could not read the file stops the run as a sink failure would.
-          if (!this.ended.signal.aborted) this.ended.abort(error);
-        })
-        .finally(() => {
-          this.checksRunning--;
-          this.nextCheck();
-          if (this.checksRunning === 0 && this.checks.length === 0) {
-            for (const idle of this.checksIdle.splice(0)) idle();
-          }
-        });
-    }
+  private fileFailed(index: number, path: string, kind: DownloadErrorKind, message: string): void {
+    this.failed.push({ path, kind, message });
+    this.emit({ type: 'file-failed', at: this.clock.now(), index, path, kind, message });
   }
 
   private async allChecked(): Promise<void> {
-    if (this.checksRunning > 0 || this.checks.length > 0) {
-      await new Promise<void>((resolve) => this.checksIdle.push(resolve));
-    }
+    await this.checks.drained();
     if (this.ended.signal.aborted) throw this.ended.signal.reason;
   }
 
   /** Waits for what is still running to see the end (chunks and checks). */
   private async settled(): Promise<void> {
-    while (this.active.size > 0 || this.checksRunning > 0) {
+    while (this.pacing.active.size > 0 || this.checks.busy) {
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
-  }
-
-  // ----- timers: stalls, the rate check, the progress heartbeat -----
-
-  private async tick(): Promise<void> {
-    try {
-      for (;;) {
-        await this.clock.sleep(STALL_CHECK_INTERVAL_MS, this.ended.signal);
-        const now = this.clock.now();
-        for (const attempt of this.active) {
-          const why =
-            now - attempt.lastByteAt >= STALL_TIMEOUT_MS
-              ? 'no-progress'
-              : now - attempt.startedAt >= this.options.workerTimeoutMs
-                ? 'worker-timeout'
-                : null;
-          if (!why || attempt.controller.signal.aborted) continue;
-          this.emit({ type: 'chunk-stalled', at: now, chunk: attempt.chunk.number, why });
-          attempt.controller.abort(
-            new Error(why === 'no-progress' ? 'no byte for 180 s' : 'not done in time'),
-          );
-        }
-        if (now - this.lastRateCheck.at >= this.options.rateCheckIntervalMs) this.rateCheck(now);
-        if (now - this.lastProgress.at >= this.options.progressIntervalMs) this.progress(true);
-      }
-    } catch {
-      // The run ended.
-    }
-  }
-
-  private rateCheck(now: number): void {
-    const rate = this.rate.rate();
-    this.emit({ type: 'rate', at: now, rate, extractRate: this.extractRate.rate() });
-    if (
-      this.options.algorithm === 'aggressive' &&
-      rate > this.lastRateCheck.rate * 1.05 &&
-      this.concurrency < MAX_CONCURRENT_CHUNKS
-    ) {
-      this.setConcurrency(this.concurrency + 1, 'rate-grows');
-    }
-    this.lastRateCheck = { at: now, rate };
-  }
-
-  private lowerConcurrency(): void {
-    if (this.options.algorithm === 'aggressive' && this.concurrency > 1) {
-      this.setConcurrency(this.concurrency - 1, 'error');
-    }
-  }
-
-  private setConcurrency(to: number, why: 'rate-grows' | 'error'): void {
-    this.emit({ type: 'concurrency', at: this.clock.now(), from: this.concurrency, to, why });
-    this.concurrency = to;
-    this.wake();
   }
 
   // ----- telling the caller -----
 
   private progress(force: boolean): void {
-    const now = this.clock.now();
-    const received = this.shown.update(this.resumedBytes + this.writtenBytes);
-    const step = Math.max(1, this.totalBytes * PROGRESS_STEP);
-    const due =
-      force ||
-      now - this.lastProgress.at >= PROGRESS_THROTTLE_MS ||
-      received - this.lastProgress.bytes >= step;
-    if (!due || !this.job.onProgress) return;
-    this.lastProgress = { at: now, bytes: received };
-    const rate = this.rate.rate();
-    this.job.onProgress({
-      totalBytes: this.totalBytes,
-      receivedBytes: received,
-      resumedBytes: this.resumedBytes,
-      totalFiles: this.totalFiles,
-      completedFiles: this.completedFiles,
-      rate,
-      extractRate: this.extractRate.rate(),
-      estimated: estimateSeconds(this.totalBytes - received, rate),
-    });
+    const { resumedBytes, writtenBytes, completedFiles } = this;
+    this.reporter.report({ resumedBytes, writtenBytes, completedFiles }, force);
   }
 
   private emit(event: DownloadEvent): void {
     this.job.onEvent?.(event);
   }
-}
-
-/** 1 s, 2 s, 4 s… between a chunk's attempts, at most 30 s. */
-function backoff(failures: number): number {
-  return Math.min(30_000, 1000 * 2 ** (failures - 1));
 }

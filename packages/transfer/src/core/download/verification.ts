@@ -61,3 +61,47 @@ export async function runCheck(
   const actual = await hasher.xxh128(source, signal);
   return actual === check.expected ? 'verified' : 'mismatch';
 }
+
+/**
+ * Runs file checks a few at a time beside the chunks still arriving (hashing reads the file
+ * again; two at once keep the disk busy without starving the writes).
+ */
+export class CheckQueue {
+  private readonly waiting: (() => Promise<void>)[] = [];
+  private running = 0;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly atOnce: number,
+    /** A check that throws (the file could not be read) stops the run. */
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  add(work: () => Promise<void>): void {
+    this.waiting.push(work);
+    this.next();
+  }
+
+  get busy(): boolean {
+    return this.running > 0 || this.waiting.length > 0;
+  }
+
+  /** Resolves when every check added has finished. */
+  async drained(): Promise<void> {
+    if (this.busy) await new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
+  private next(): void {
+    while (this.running < this.atOnce && this.waiting.length > 0) {
+      const work = this.waiting.shift()!;
+      this.running++;
+      void work()
+        .catch(this.onError)
+        .finally(() => {
+          this.running--;
+          this.next();
+          if (!this.busy) for (const idle of this.idle.splice(0)) idle();
+        });
+    }
+  }
+}

@@ -1,6 +1,7 @@
-import type { HttpClient } from '../ports';
+import { NoAnswerError, type Clock, type HttpClient } from '../ports';
 import { DownloadFailedError } from './options';
 import type { Chunk } from './plan';
+import type { DownloadDescriptor } from './ports';
 
 /** A chunk's attempt that failed in a way another attempt may not (no answer, 5xx, cut short). */
 export class ChunkAttemptError extends Error {
@@ -116,4 +117,55 @@ async function readBody(
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * HEAD of the object: its size must be the descriptor's, and its ETag (answered, or null when
+ * the server gives none) guards every range after. No answer and 5xx are tried `retries` times.
+ */
+export async function headObject(
+  descriptor: DownloadDescriptor,
+  request: { http: HttpClient; clock: Clock; retries: number; timeoutMs: number },
+  signal: AbortSignal,
+): Promise<string | null> {
+  for (let failures = 0; ; failures++) {
+    let reason: string;
+    try {
+      const response = await request.http.request({
+        method: 'HEAD',
+        url: descriptor.downloadUrl,
+        signal,
+        timeoutMs: request.timeoutMs,
+      });
+      if (response.status >= 200 && response.status < 300) {
+        const size = Number(response.header('content-length'));
+        if (size !== descriptor.size) {
+          throw new DownloadFailedError(
+            'other',
+            `The server holds ${size} bytes for ${descriptor.filename}, not the ${descriptor.size} expected.`,
+          );
+        }
+        return response.header('etag');
+      }
+      if (response.status < 500 && response.status !== 429) {
+        throw new DownloadFailedError(
+          'other',
+          `The download was refused (HTTP ${response.status}); the link may have expired.`,
+        );
+      }
+      reason = `the server answered ${response.status}`;
+    } catch (error) {
+      if (!(error instanceof NoAnswerError)) throw error;
+      reason = error.message;
+    }
+    if (failures >= request.retries) {
+      throw new DownloadFailedError('network', `The download could not start: ${reason}.`);
+    }
+    await request.clock.sleep(backoff(failures + 1), signal);
+  }
+}
+
+/** 1 s, 2 s, 4 s… between a chunk's attempts, at most 30 s. */
+export function backoff(failures: number): number {
+  return Math.min(30_000, 1000 * 2 ** (failures - 1));
 }
