@@ -40,6 +40,7 @@ export async function fetchChunk(chunk: Chunk, fetch: ChunkFetch): Promise<void>
       headers,
       signal: fetch.signal,
       timeoutMs: fetch.timeoutMs,
+      stream: true,
     });
   } catch (error) {
     fetch.signal.throwIfAborted();
