@@ -47,6 +47,12 @@ export async function fetchChunk(chunk: Chunk, fetch: ChunkFetch): Promise<void>
     throw new ChunkAttemptError(messageOf(error), { cause: error });
   }
   const { status } = response;
+  // An answer not read frees its connection only when dropped.
+  if (status !== 206)
+    void response
+      .body?.()
+      .cancel()
+      .catch(() => undefined);
   if (status >= 500 || status === 429 || status === 408) {
     throw new ChunkAttemptError(`the server answered ${status}`);
   }
