@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { CliFailure, exitCodes, exitCodesHelp } from './failures';
 import { progressView } from './progress-view';
+import { receive, receiveLine, type ReceiveSource } from './receive';
 import { send } from './send';
 import { sendOptionsOf, type RawSendOptions } from './send-options';
 
@@ -80,7 +82,65 @@ function program(run: { exitCode: number }): Command {
       process.stdout.write(`${slug}\n`);
       run.exitCode = exitCodes.sent;
     });
+  root
+    .command('receive')
+    .description('Receive a package into a folder: unpacked, in parallel ranges, verified.')
+    .argument(
+      '[link-or-package]',
+      "the recipient's link (…/inbox/external/<package>?key=…), or a package slug with --url and --api-key",
+    )
+    .addOption(new Option('--url <url>', 'the FileRunner address').env('FILERUNNER_URL'))
+    .addOption(new Option('--api-key <key>', 'an API key of a recipient').env('FILERUNNER_API_KEY'))
+    .option('--out <dir>', 'the folder to receive into', '.')
+    .option('--tar', "keep the package's .tar instead of unpacking it")
+    .option('--quiet', 'no progress, only errors')
+    .addHelpText('after', receiveHelp)
+    .action(async (target: string | undefined, raw: RawReceiveOptions) => {
+      const signal = stopOnSignals(say);
+      const source = receiveSourceOf(target, raw);
+      const quietSay = raw.quiet ? () => {} : say;
+      let lastAt = 0;
+      await receive(
+        { source, out: path.resolve(raw.out), tar: raw.tar === true },
+        {
+          say: quietSay,
+          signal,
+          // A line every 10 s at most: readable in a log, alive on a terminal.
+          onProgress: (progress) => {
+            if (Date.now() - lastAt < 10_000 && progress.receivedBytes < progress.totalBytes)
+              return;
+            lastAt = Date.now();
+            quietSay(receiveLine(progress));
+          },
+        },
+      );
+      run.exitCode = exitCodes.sent;
+    });
   return root;
+}
+
+interface RawReceiveOptions {
+  url?: string;
+  apiKey?: string;
+  out: string;
+  tar?: boolean;
+  quiet?: boolean;
+}
+
+const receiveHelp = `
+Exit codes: 0 every file received and verified; 5 the download stopped, or files failed or
+could not be verified (each is named); 2 bad arguments; 3 authentication; 130 Ctrl-C.
+After Ctrl-C or a crash, the same command continues from what is already in the folder
+(ledgers in $XDG_STATE_HOME/filerunner/downloads/<host>.json).`;
+
+/** A link, or a slug with --url and --api-key. */
+function receiveSourceOf(target: string | undefined, raw: RawReceiveOptions): ReceiveSource {
+  if (!target) throw new CliFailure('badArguments', 'Name a package link, or a package slug.');
+  if (/^https?:\/\//.test(target)) return { link: target };
+  if (!raw.url || !raw.apiKey) {
+    throw new CliFailure('badArguments', 'A package slug needs --url and --api-key.');
+  }
+  return { url: raw.url, apiKey: raw.apiKey, slug: target };
 }
 
 /** Runs the command line; answers the exit code after saying what went wrong, if anything. */

@@ -26,6 +26,11 @@ export interface HttpRequest {
   onUploadProgress?: (sentBytes: number) => void;
   /** No answer within this many milliseconds rejects with a `NoAnswerError` 'TIMEOUT'; 0 or absent waits forever. */
   timeoutMs?: number;
+  /**
+   * The caller reads the answer with `body()` as it arrives (a download's ranged chunk), so the
+   * client must not read it whole first; the timeout then covers the answer's headers only.
+   */
+  stream?: boolean;
 }
 
 export interface HttpResponse {

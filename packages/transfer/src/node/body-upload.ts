@@ -94,5 +94,7 @@ async function readAnswer(response: IncomingMessage): Promise<HttpResponse> {
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
     },
     text: async () => new TextDecoder().decode(bytes),
+    // Read whole above (answers to uploads are short); streamed for a caller that wants body().
+    body: () => new Blob([bytes]).stream(),
   };
 }

@@ -24,6 +24,7 @@ export class FetchHttpClient implements HttpClient {
     if (request.signal?.aborted) onAbort();
     else request.signal?.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
+    let streaming = false;
     const timer =
       request.timeoutMs && request.timeoutMs > 0
         ? setTimeout(() => {
@@ -50,6 +51,13 @@ export class FetchHttpClient implements HttpClient {
         ...(body ? { body: JSON.stringify(body.json) } : {}),
         signal: controller.signal,
       });
+      if (request.stream && response.body) {
+        // The abort listener stays until the body is read: aborting then ends the body too.
+        streaming = true;
+        return streamedAnswer(response, () =>
+          request.signal?.removeEventListener('abort', onAbort),
+        );
+      }
       // Read at once: the answers the engine gets are short, and an unread body holds the
       // connection until it is collected.
       const bytes =
@@ -58,6 +66,7 @@ export class FetchHttpClient implements HttpClient {
         status: response.status,
         header: (name) => response.headers.get(name),
         text: async () => new TextDecoder().decode(bytes),
+        body: () => new Blob([bytes]).stream(),
       };
     } catch (error) {
       request.signal?.throwIfAborted();
@@ -67,9 +76,54 @@ export class FetchHttpClient implements HttpClient {
       });
     } finally {
       clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
+      if (!streaming) request.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** An answer whose body is read as it arrives; `done` is called once it is read or dropped. */
+function streamedAnswer(response: Response, done: () => void): HttpResponse {
+  const source = response.body!;
+  let handedOut = false;
+  const once = () => {
+    if (handedOut) throw new Error('the answer was read already');
+    handedOut = true;
+  };
+  const body = () => {
+    once();
+    const reader = source.getReader();
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const read = await reader.read();
+          if (read.done) {
+            done();
+            controller.close();
+          } else controller.enqueue(read.value);
+        } catch (error) {
+          done();
+          controller.error(error);
+        }
+      },
+      async cancel(reason) {
+        done();
+        await reader.cancel(reason);
+      },
+    });
+  };
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name),
+    text: async () => {
+      once();
+      try {
+        return await response.text();
+      } finally {
+        done();
+      }
+    },
+    body,
+  };
 }
 
 /** A body of bytes as one Blob: itself, or a form written as multipart. */

@@ -1,4 +1,7 @@
 import type { TarMember } from '@filerunner/protocol';
+import type { Clock, FileHasher, HttpClient, ResumeStore } from '../ports';
+import type { DownloadEvent } from './events';
+import type { DownloadLedger } from './ledger';
 
 /*
  * What the download engine needs from the platform, beside the HTTP port (whose responses must
@@ -44,8 +47,13 @@ export interface DownloadSink {
    * Makes room for the download: folders and empty files created up front (an empty file never
    * receives a write), and what an earlier run left found again. `resumable` says which targets
    * the sink still holds from that run, so the ledger's ranges for the others are dropped.
+   * `failed` names targets the folder cannot hold (an invalid name, an empty file that could not
+   * be made): those files fail, the others go on.
    */
-  open(targets: readonly SinkTarget[], signal?: AbortSignal): Promise<{ resumable: Set<number> }>;
+  open(
+    targets: readonly SinkTarget[],
+    signal?: AbortSignal,
+  ): Promise<{ resumable: Set<number>; failed?: ReadonlyMap<number, DownloadSinkError> }>;
   /** Writes `data` at `offset` of target `index`, opening it first if needed. */
   write(index: number, offset: number, data: Uint8Array, signal?: AbortSignal): Promise<void>;
   /**
@@ -157,4 +165,23 @@ export interface DownloadOutcome {
   readonly failedFiles: readonly FailedDownloadFile[];
   /** Bytes fetched over the network by this run (an earlier run's are not counted). */
   readonly fetchedBytes: number;
+}
+
+/** What `runDownload` is given: one download, where it goes, and the ports it runs on. */
+export interface DownloadJob {
+  readonly descriptor: DownloadDescriptor;
+  readonly sink: DownloadSink;
+  /** Its responses must have `body()`. */
+  readonly http: HttpClient;
+  readonly clock?: Clock;
+  /** Where what is written is recorded, so a later run fetches only the rest. */
+  readonly ledger?: ResumeStore<DownloadLedger>;
+  /** Defaults to `ledgerKeyOf(descriptor, sink.mode)`: the same package across grants. */
+  readonly ledgerKey?: string;
+  /** Without one, files are written but listed as unverified. */
+  readonly hasher?: FileHasher;
+  readonly options?: Partial<DownloadOptions>;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: DownloadProgress) => void;
+  readonly onEvent?: (event: DownloadEvent) => void;
 }

@@ -15,6 +15,13 @@ export interface ScriptedAnswer {
    * body, then all of it. Ignored for a request without a body.
    */
   progress?: number[];
+  /**
+   * The answer's bytes for `body()` (a download's chunk): bytes are streamed in pieces of
+   * `pieceSize`; a function gives the stream itself (a test that cuts or holds it).
+   */
+  body?: Uint8Array | (() => ReadableStream<Uint8Array>);
+  /** Bytes per piece of a streamed `body` (4096 unless given). */
+  pieceSize?: number;
   /** Clock time the answer takes (spread over the progress steps); the client's `latencyMs` unless given. */
   delayMs?: number;
 }
@@ -291,11 +298,28 @@ function responseOf(status: number, answer: ScriptedAnswer): HttpResponse {
       ...answer.headers,
     }).map(([name, value]) => [name.toLowerCase(), value]),
   );
+  const bytes = answer.body;
   return {
     status,
     header: (name) => headers.get(name.toLowerCase()) ?? null,
     text: async () => body,
+    body: () => {
+      if (typeof bytes === 'function') return bytes();
+      return streamOf(bytes ?? new TextEncoder().encode(body), answer.pieceSize ?? 4096);
+    },
   };
+}
+
+/** `bytes` as a stream of pieces of `pieceSize`, each a copy (as a network read would be). */
+export function streamOf(bytes: Uint8Array, pieceSize = 4096): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + pieceSize));
+      at += pieceSize;
+    },
+  });
 }
 
 function record(request: HttpRequest): RecordedRequest {

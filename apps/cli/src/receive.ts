@@ -1,0 +1,165 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
+import {
+  api,
+  ApiError,
+  createRouteClient,
+  formatRate,
+  formatSize,
+  type PackageDownloadGrant,
+} from '@filerunner/protocol';
+import {
+  DownloadFailedError,
+  FetchHttpClient,
+  FolderSink,
+  JsonFileResumeStore,
+  runDownload,
+  systemClock,
+  XxhashFileHasher,
+  type DownloadDescriptor,
+  type DownloadLedger,
+  type DownloadOutcome,
+  type DownloadProgress,
+} from '@filerunner/transfer/node';
+import { CliFailure, failureOfCall } from './failures';
+import { apiTarget } from './server-api';
+
+/** Where the package comes from: a recipient's external link, or a slug with an API key. */
+export type ReceiveSource =
+  | { readonly link: string }
+  | { readonly url: string; readonly apiKey: string; readonly slug: string };
+
+export interface ReceiveOptions {
+  readonly source: ReceiveSource;
+  /** The folder the files go into (made if missing). */
+  readonly out: string;
+  /** Keep the package's `.tar` instead of unpacking it. */
+  readonly tar: boolean;
+}
+
+/**
+ * An external link as the recipient's mail has it: `<server>/inbox/external/<slug>?key=<key>`.
+ * @throws CliFailure 'badArguments' for anything else.
+ */
+export function parseExternalLink(link: string): { origin: string; slug: string; key: string } {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    throw new CliFailure('badArguments', `Not a link: ${link}`);
+  }
+  const match = /\/external\/([^/]+)\/?$/.exec(url.pathname);
+  const key = url.searchParams.get('key');
+  if (!/^https?:$/.test(url.protocol) || !match || !key) {
+    throw new CliFailure(
+      'badArguments',
+      'Not a package link: expected <server>/inbox/external/<package>?key=<key>.',
+    );
+  }
+  return { origin: url.origin, slug: decodeURIComponent(match[1]!), key };
+}
+
+/** The file holding unfinished downloads' ledgers, beside the uploads' (see ledgerFileFor). */
+export function downloadLedgerFile(serverUrl: string, env = process.env): string {
+  const stateHome = env.XDG_STATE_HOME || path.join(homedir(), '.local', 'state');
+  const host = new URL(serverUrl).host.replace(/[^A-Za-z0-9.-]/g, '_');
+  return path.join(stateHome, 'filerunner', 'downloads', `${host}.json`);
+}
+
+/** Asks the server for the package's grant: its tar's URL and members. */
+async function grantOf(source: ReceiveSource, signal: AbortSignal) {
+  const http = new FetchHttpClient();
+  if ('link' in source) {
+    const { origin, slug, key } = parseExternalLink(source.link);
+    const client = createRouteClient({
+      http,
+      baseUrl: `${origin}/api`,
+      headers: { 'user-agent': 'filerunner-cli/0.1' },
+      clock: systemClock,
+    });
+    const grant = await client
+      .call(api.inbox.externalPackageGrant, { params: { slug }, query: { key } }, { signal })
+      .catch((error: unknown) => {
+        throw failureOfCall(error, 'open the link', origin);
+      });
+    return { origin, grant: grant as PackageDownloadGrant };
+  }
+  const target = apiTarget(source.url, source.apiKey);
+  const client = createRouteClient({ http, ...target, clock: systemClock });
+  const grant = await client
+    .call(api.downloads.packageGrant, { params: { slug: source.slug } }, { signal })
+    .catch((error: unknown) => {
+      throw failureOfCall(error, `get package ${source.slug}`, source.url);
+    });
+  return { origin: new URL(target.baseUrl).origin, grant: grant as PackageDownloadGrant };
+}
+
+/**
+ * Receives a package into `out`: unpacked (or the `.tar` kept), in parallel ranges, checked
+ * against the sender's hashes, resumable after Ctrl-C or a crash from what is on disk.
+ * @throws CliFailure when the download stops, or when files failed or could not be checked
+ *   (naming them).
+ */
+export async function receive(
+  options: ReceiveOptions,
+  io: {
+    say: (line: string) => void;
+    onProgress: (progress: DownloadProgress) => void;
+    signal: AbortSignal;
+  },
+): Promise<DownloadOutcome> {
+  const { origin, grant } = await grantOf(options.source, io.signal);
+  const descriptor: DownloadDescriptor = {
+    // The grant's URL carries its token: it is used, never printed.
+    downloadUrl: new URL(grant.download_url, origin).toString(),
+    filename: grant.filename,
+    size: grant.size,
+    tar: { mtime: grant.mtime, files: grant.files },
+  };
+  io.say(
+    `Receiving ${grant.filename} (${formatSize(grant.size)}, ${grant.num_files} files) into ${options.out}`,
+  );
+  let outcome: DownloadOutcome;
+  try {
+    outcome = await runDownload({
+      descriptor,
+      sink: new FolderSink(options.out, options.tar ? 'tar' : 'unpack'),
+      http: new FetchHttpClient(),
+      ledger: new JsonFileResumeStore<DownloadLedger>(downloadLedgerFile(origin)),
+      hasher: new XxhashFileHasher(),
+      signal: io.signal,
+      onProgress: io.onProgress,
+    });
+  } catch (error) {
+    io.signal.throwIfAborted();
+    if (error instanceof DownloadFailedError) {
+      throw new CliFailure('uploadFailed', `The download stopped: ${error.message}`);
+    }
+    if (error instanceof ApiError) throw failureOfCall(error, 'download', origin);
+    throw error;
+  }
+  const problems = [
+    ...outcome.failedFiles.map((f) => `  failed: ${f.path}: ${f.message}`),
+    ...outcome.unverifiedFiles.map((p) => `  not verified (the sender recorded no hash): ${p}`),
+  ];
+  if (problems.length > 0) {
+    throw new CliFailure(
+      'uploadFailed',
+      `${outcome.verifiedFiles} files verified; these were not:\n${problems.join('\n')}`,
+    );
+  }
+  io.say(`Received ${outcome.verifiedFiles} files, each verified.`);
+  return outcome;
+}
+
+/** One line of where a download stands, for logs. */
+export function receiveLine(p: DownloadProgress): string {
+  const percent = p.totalBytes === 0 ? 100 : Math.floor((p.receivedBytes / p.totalBytes) * 100);
+  const parts = [
+    `${percent}%`,
+    `${formatSize(p.receivedBytes)} of ${formatSize(p.totalBytes)}`,
+    `${p.completedFiles} of ${p.totalFiles} files`,
+  ];
+  if (p.rate > 0) parts.push(formatRate(p.rate));
+  return parts.join(', ');
+}
