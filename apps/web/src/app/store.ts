@@ -1,6 +1,9 @@
 import { configureStore } from '@reduxjs/toolkit';
 import type { User } from '@filerunner/protocol';
 import { initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
+import { browserDownloadRunner } from '../features/transfers/browser-download-runner';
+import { DownloadController } from '../features/transfers/download-controller';
+import { folderDownloadsOffered } from '../features/transfers/downloads-slice';
 import { lazyUploads } from '../features/transfers/page-uploads';
 import { apiSlice } from './api';
 import { createApiClient } from './api-client';
@@ -21,9 +24,23 @@ export const api = createApiClient({
   onSessionExpires: (expiresAt) => store.dispatch(sessionExpiresReceived(expiresAt)),
 });
 
-/** What thunks get: the API client, and the page's uploads (the transfer engine's runners). */
+/**
+ * The page's downloads. Until the download engine lands, the browser's own download is the one
+ * way a download lands; the engine and the folder picker join here as `folder` and `pickFolder`.
+ */
+const downloads = new DownloadController({
+  browser: browserDownloadRunner,
+  // Read when a download starts, so the sliders moved since apply; loaded only then.
+  options: async () => {
+    const hidden = await import('../features/hidden-settings/hidden-settings');
+    return hidden.downloadOptionsOf(hidden.getHiddenSettings());
+  },
+});
+
+/** What thunks get: the API client, the page's uploads (the transfer engine's runners), downloads. */
 const extra: ThunkExtra = {
   api,
+  downloads,
   uploads: lazyUploads(async () => {
     const [{ UploadController }, { browserUploadPlatform }] = await Promise.all([
       import('../features/transfers/upload-controller'),
@@ -44,6 +61,12 @@ export const store = configureStore({
   middleware: (getDefault) =>
     getDefault({ thunk: { extraArgument: extra } }).concat(apiSlice.middleware),
 });
+
+downloads.attach(store);
+// Folders are offered only where the browser has the picker and the engine is there to fill them.
+store.dispatch(
+  folderDownloadsOffered(downloads.foldersAvailable && 'showDirectoryPicker' in window),
+);
 
 export type AppDispatch = typeof store.dispatch;
 
