@@ -1,9 +1,8 @@
 import { configureStore } from '@reduxjs/toolkit';
 import type { User } from '@filerunner/protocol';
 import { initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
-import { browserDownloadRunner } from '../features/transfers/browser-download-runner';
-import { DownloadController } from '../features/transfers/download-controller';
 import { folderDownloadsOffered } from '../features/transfers/downloads-slice';
+import { hasFolderPicker, pageDownloads } from '../features/transfers/page-downloads';
 import { lazyUploads } from '../features/transfers/page-uploads';
 import { apiSlice } from './api';
 import { createApiClient } from './api-client';
@@ -24,18 +23,7 @@ export const api = createApiClient({
   onSessionExpires: (expiresAt) => store.dispatch(sessionExpiresReceived(expiresAt)),
 });
 
-/**
- * The page's downloads. Until the download engine lands, the browser's own download is the one
- * way a download lands; the engine and the folder picker join here as `folder` and `pickFolder`.
- */
-const downloads = new DownloadController({
-  browser: browserDownloadRunner,
-  // Read when a download starts, so the sliders moved since apply; loaded only then.
-  options: async () => {
-    const hidden = await import('../features/hidden-settings/hidden-settings');
-    return hidden.downloadOptionsOf(hidden.getHiddenSettings());
-  },
-});
+const downloads = pageDownloads();
 
 /** What thunks get: the API client, the page's uploads (the transfer engine's runners), downloads. */
 const extra: ThunkExtra = {
@@ -64,9 +52,7 @@ export const store = configureStore({
 
 downloads.attach(store);
 // Folders are offered only where the browser has the picker and the engine is there to fill them.
-store.dispatch(
-  folderDownloadsOffered(downloads.foldersAvailable && 'showDirectoryPicker' in window),
-);
+store.dispatch(folderDownloadsOffered(downloads.foldersAvailable && hasFolderPicker()));
 
 export type AppDispatch = typeof store.dispatch;
 

@@ -29,7 +29,9 @@ export function DownloadErrorAlert(props: { download: DownloadRecord }) {
       : null;
   const severity = status === 'PARTIALLY_FAILED' ? 'warning' : (text?.severity ?? 'error');
   const message =
-    status === 'PARTIALLY_FAILED' ? partialFailureText(failedFiles.length) : (text?.message ?? error?.message);
+    status === 'PARTIALLY_FAILED'
+      ? partialFailureText(failedFiles.length)
+      : (text?.message ?? error?.message);
   const actions = status === 'PARTIALLY_FAILED' ? [] : (text?.actions ?? []);
 
   return (

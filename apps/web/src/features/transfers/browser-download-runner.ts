@@ -8,5 +8,10 @@ import type { DownloadRunner } from './download-runner';
  */
 export const browserDownloadRunner: DownloadRunner = ({ descriptor }) => {
   startBrowserDownload(descriptor.downloadUrl, descriptor.filename);
-  return Promise.resolve({ verifiedFiles: 0, unverifiedFiles: [], failedFiles: [], fetchedBytes: 0 });
+  return Promise.resolve({
+    verifiedFiles: 0,
+    unverifiedFiles: [],
+    failedFiles: [],
+    fetchedBytes: 0,
+  });
 };

@@ -11,13 +11,23 @@ import { downloadsReducer, selectDownloads } from './downloads-slice';
 
 /** A runner whose downloads end when the test says, recording each job it was given. */
 function scriptedRunner() {
-  const jobs: { job: DownloadJob; finish: (o?: Partial<DownloadOutcome>) => void; fail: (e: unknown) => void }[] = [];
+  const jobs: {
+    job: DownloadJob;
+    finish: (o?: Partial<DownloadOutcome>) => void;
+    fail: (e: unknown) => void;
+  }[] = [];
   const runner: DownloadRunner = (job) =>
     new Promise((resolve, reject) => {
       jobs.push({
         job,
         finish: (outcome = {}) =>
-          resolve({ verifiedFiles: 0, unverifiedFiles: [], failedFiles: [], fetchedBytes: 0, ...outcome }),
+          resolve({
+            verifiedFiles: 0,
+            unverifiedFiles: [],
+            failedFiles: [],
+            fetchedBytes: 0,
+            ...outcome,
+          }),
         fail: reject,
       });
     });
@@ -104,10 +114,23 @@ describe('the download queue', () => {
     expect(job.folder).toBe(folder);
     expect(job.options).toEqual({ concurrentChunks: 4 });
     expect(job.descriptor.filename).toBe('reel.tar');
-    const progress = { totalBytes: 3000, receivedBytes: 1500, resumedBytes: 0, totalFiles: 3, completedFiles: 1, rate: 10, extractRate: 10, estimated: 150 };
+    const progress = {
+      totalBytes: 3000,
+      receivedBytes: 1500,
+      resumedBytes: 0,
+      totalFiles: 3,
+      completedFiles: 1,
+      rate: 10,
+      extractRate: 10,
+      estimated: 150,
+    };
     job.onProgress(progress);
     let record = store.getState().downloads.records[id]!;
-    expect([record.status, record.percentComplete, record.rootFolder]).toEqual(['DOWNLOADING', 50, 'Dailies']);
+    expect([record.status, record.percentComplete, record.rootFolder]).toEqual([
+      'DOWNLOADING',
+      50,
+      'Dailies',
+    ]);
     // Progress never moves backward.
     job.onProgress({ ...progress, receivedBytes: 900 });
     expect(store.getState().downloads.records[id]!.percentComplete).toBe(50);
@@ -128,11 +151,19 @@ describe('the download queue', () => {
     engine.jobs[0]!.finish({ failedFiles: [failed] });
     await vi.advanceTimersByTimeAsync(500);
     engine.jobs[1]!.finish({
-      failedFiles: ['a', 'b', 'c'].map((path) => ({ path, kind: 'name' as const, message: 'bad name' })),
+      failedFiles: ['a', 'b', 'c'].map((path) => ({
+        path,
+        kind: 'name' as const,
+        message: 'bad name',
+      })),
     });
     await vi.advanceTimersByTimeAsync(0);
     const records = store.getState().downloads.records;
-    expect(records[some.id]).toMatchObject({ status: 'PARTIALLY_FAILED', failedFiles: [failed], error: null });
+    expect(records[some.id]).toMatchObject({
+      status: 'PARTIALLY_FAILED',
+      failedFiles: [failed],
+      error: null,
+    });
     expect(records[all.id]).toMatchObject({ status: 'FAILED', error: { kind: 'name' } });
   });
 
@@ -179,7 +210,10 @@ describe('the download queue', () => {
     controller.retry(id, { kind: 'browser' });
     await vi.advanceTimersByTimeAsync(0);
     expect(browser.jobs).toHaveLength(1);
-    expect(store.getState().downloads.records[id]).toMatchObject({ method: 'browser', retryCount: 2 });
+    expect(store.getState().downloads.records[id]).toMatchObject({
+      method: 'browser',
+      retryCount: 2,
+    });
   });
 
   it('cancels a running download (its run is aborted) and a queued one', async () => {
@@ -219,7 +253,11 @@ describe('the download queue', () => {
     const b = controller.enqueue(request('B', { unpackOption: 'no' }));
     await vi.advanceTimersByTimeAsync(0);
     controller.placeInFolder(b.id, folder);
-    expect(store.getState().downloads.records[b.id]).toMatchObject({ method: 'tar', rootFolder: 'Dailies', detarFile: false });
+    expect(store.getState().downloads.records[b.id]).toMatchObject({
+      method: 'tar',
+      rootFolder: 'Dailies',
+      detarFile: false,
+    });
     browser.jobs[0]!.finish();
     await vi.advanceTimersByTimeAsync(500);
     expect(engine.jobs[0]!.job.method).toBe('tar');

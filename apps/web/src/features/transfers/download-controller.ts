@@ -214,7 +214,8 @@ export class DownloadController {
     try {
       const options = (await this.platform.options?.()) ?? {};
       if (signal.aborted) return;
-      if (!runner) throw Object.assign(new Error('Folder downloads are not available'), { kind: 'other' });
+      if (!runner)
+        throw Object.assign(new Error('Folder downloads are not available'), { kind: 'other' });
       const outcome = await runner({
         descriptor,
         method: runner === this.platform.browser ? 'browser' : record.method,

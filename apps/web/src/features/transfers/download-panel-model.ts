@@ -3,7 +3,9 @@ import { isSettledDownload } from './downloads-slice';
 import type { Tone } from './upload-panel-model';
 
 /** The status as the download queue shows it. */
-export function downloadStatusLabel(record: Pick<DownloadRecord, 'status' | 'retryCount' | 'percentComplete'>): string {
+export function downloadStatusLabel(
+  record: Pick<DownloadRecord, 'status' | 'retryCount' | 'percentComplete'>,
+): string {
   const labels: Record<DownloadStatus, string> = {
     QUEUED: record.retryCount > 0 ? 'Retrying' : 'Queued',
     DOWNLOADING: `Downloading ${record.percentComplete}%`,

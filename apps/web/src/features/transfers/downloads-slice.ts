@@ -167,10 +167,7 @@ const downloadsSlice = createSlice({
      * Retry (or a Failed download's other ways to land): back to Queued ahead of every other
      * queued download, one more retry counted.
      */
-    downloadRetried(
-      state,
-      action: PayloadAction<{ id: string; placement?: DownloadPlacement }>,
-    ) {
+    downloadRetried(state, action: PayloadAction<{ id: string; placement?: DownloadPlacement }>) {
       const { id, placement } = action.payload;
       const record = state.records[id];
       if (!record) return;
@@ -184,7 +181,9 @@ const downloadsSlice = createSlice({
         percentComplete: 0,
       });
       state.queue = state.queue.filter((queued) => queued !== id);
-      const firstQueued = state.queue.findIndex((queued) => state.records[queued]!.status === 'QUEUED');
+      const firstQueued = state.queue.findIndex(
+        (queued) => state.records[queued]!.status === 'QUEUED',
+      );
       state.queue.splice(firstQueued === -1 ? state.queue.length : firstQueued, 0, id);
     },
     /** A queued download was given a folder to land in. */
