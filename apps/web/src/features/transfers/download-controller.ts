@@ -209,8 +209,9 @@ export class DownloadController {
     const { filename, size } = descriptor;
     this.dispatch(downloadGranted({ id, download: { filename, size } }));
     const record = this.record(id)!;
-    const runner =
-      record.method === 'browser' || !entry.folder ? this.platform.browser : this.platform.folder;
+    // A folder method without its folder (the person never gave one) is the browser's download.
+    const intoFolder = record.method !== 'browser' && entry.folder !== null;
+    const runner = intoFolder ? this.platform.folder : this.platform.browser;
     try {
       const options = (await this.platform.options?.()) ?? {};
       if (signal.aborted) return;
@@ -218,8 +219,8 @@ export class DownloadController {
         throw Object.assign(new Error('Folder downloads are not available'), { kind: 'other' });
       const outcome = await runner({
         descriptor,
-        method: runner === this.platform.browser ? 'browser' : record.method,
-        folder: runner === this.platform.browser ? null : entry.folder,
+        method: intoFolder ? record.method : 'browser',
+        folder: intoFolder ? entry.folder : null,
         options,
         signal,
         onProgress: (progress) => this.dispatch(downloadProgressed({ id, progress })),
