@@ -228,6 +228,8 @@ export class DownloadController {
       if (signal.aborted) return;
       const totalFiles = descriptor.tar ? descriptor.tar.files.length : 1;
       this.dispatch(downloadFinished({ id, outcome, totalFiles }));
+      // Completed and Partially Failed offer nothing more: the grant and folder can go.
+      if (this.record(id)?.status !== 'FAILED') this.pending.delete(id);
     } catch (error) {
       if (signal.aborted) return;
       const kind = errorKindOf(error);
