@@ -102,7 +102,9 @@ export function usePackageDownloads(pkg: DownloadablePackage) {
         packageSlug: slug,
         packageFile: null,
         method,
-        unpackOption: method === 'unpack' ? 'yes' : 'no',
+        // Kept for a later folder (Download to new folder): unpacked unless the names forbid it.
+        unpackOption:
+          method === 'unpack' || (method === 'browser' && !invalidFilenames) ? 'yes' : 'no',
         invalidFilenames,
         folder,
         grant: () => packageGrant().then(packageDescriptor, refused),

@@ -131,21 +131,17 @@ export class DownloadController {
     const entry = this.pending.get(id);
     const record = this.record(id);
     if (!entry || record?.status !== 'FAILED') return;
+    // The folder's handle went bad: the same way again cannot work, another folder or the browser can.
+    if (how.kind === 'retry' && record.error?.kind === 'directory_handle_invalid') return;
     if (how.kind === 'folder') entry.folder = how.folder;
-    const placement =
-      how.kind === 'retry'
-        ? undefined
-        : how.kind === 'browser'
-          ? { method: 'browser' as const, rootFolder: null }
-          : how.kind === 'tar'
-            ? { method: 'tar' as const, rootFolder: entry.folder?.name ?? null }
-            : {
-                method: record.unpackOption === 'yes' ? ('unpack' as const) : ('tar' as const),
-                rootFolder: how.folder.name,
-              };
-    // A folder whose handle went bad is not offered again.
-    if (record.error?.kind === 'directory_handle_invalid' && how.kind === 'retry') return;
-    this.dispatch(downloadRetried({ id, placement }));
+    const preferred: DownloadMethod = record.unpackOption === 'yes' ? 'unpack' : 'tar';
+    const placements = {
+      retry: undefined,
+      browser: { method: 'browser' as const, rootFolder: null },
+      tar: { method: 'tar' as const, rootFolder: entry.folder?.name ?? null },
+      folder: { method: preferred, rootFolder: entry.folder?.name ?? null },
+    };
+    this.dispatch(downloadRetried({ id, placement: placements[how.kind] }));
     this.pump();
   }
 
