@@ -1,6 +1,8 @@
 import { configureStore } from '@reduxjs/toolkit';
 import type { User } from '@filerunner/protocol';
 import { initialAuthState, sessionExpiresReceived } from '../features/auth/auth-slice';
+import { folderDownloadsOffered } from '../features/transfers/downloads-slice';
+import { hasFolderPicker, pageDownloads } from '../features/transfers/page-downloads';
 import { lazyUploads } from '../features/transfers/page-uploads';
 import { apiSlice } from './api';
 import { createApiClient } from './api-client';
@@ -21,9 +23,12 @@ export const api = createApiClient({
   onSessionExpires: (expiresAt) => store.dispatch(sessionExpiresReceived(expiresAt)),
 });
 
-/** What thunks get: the API client, and the page's uploads (the transfer engine's runners). */
+const downloads = pageDownloads();
+
+/** What thunks get: the API client, the page's uploads (the transfer engine's runners), downloads. */
 const extra: ThunkExtra = {
   api,
+  downloads,
   uploads: lazyUploads(async () => {
     const [{ UploadController }, { browserUploadPlatform }] = await Promise.all([
       import('../features/transfers/upload-controller'),
@@ -44,6 +49,10 @@ export const store = configureStore({
   middleware: (getDefault) =>
     getDefault({ thunk: { extraArgument: extra } }).concat(apiSlice.middleware),
 });
+
+downloads.attach(store);
+// Folders are offered only where the browser has the picker and the engine is there to fill them.
+store.dispatch(folderDownloadsOffered(downloads.foldersAvailable && hasFolderPicker()));
 
 export type AppDispatch = typeof store.dispatch;
 

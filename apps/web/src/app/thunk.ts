@@ -1,3 +1,4 @@
+import type { DownloadController } from '../features/transfers/download-controller';
 import type { PageUploads } from '../features/transfers/page-uploads';
 import type { ApiClient } from './api-client';
 
@@ -6,4 +7,6 @@ export interface ThunkExtra {
   api: ApiClient;
   /** The transfer engine's uploads of this page. */
   uploads: PageUploads;
+  /** The page's download queue. */
+  downloads: DownloadController;
 }

@@ -2,6 +2,7 @@ import { configureStore } from '@reduxjs/toolkit';
 import type { ApiRoute } from '@filerunner/protocol';
 import { apiSlice } from '../api';
 import { readyUploads } from '../../features/transfers/page-uploads';
+import { DownloadController } from '../../features/transfers/download-controller';
 import type { UploadController } from '../../features/transfers/upload-controller';
 import type { ApiClient } from '../api-client';
 import type { ThunkExtra } from '../thunk';
@@ -21,6 +22,8 @@ export interface StoreOptions {
   preloadedState?: Partial<RootState>;
   /** The uploads of the page, for tests of sending; none by default. */
   uploads?: UploadController;
+  /** The download queue; by default one whose runner hands downloads to nothing. */
+  downloads?: DownloadController;
 }
 
 /**
@@ -38,14 +41,20 @@ export function storeAnswering(answer: Answer, options: StoreOptions = {}) {
       return answer(route, args);
     }) as ApiClient['call'],
   };
-  const extra: ThunkExtra = { api: client, uploads: readyUploads(options.uploads ?? noUploads) };
+  const downloads = options.downloads ?? new DownloadController({ browser: noDownloads });
+  const extra: ThunkExtra = {
+    api: client,
+    uploads: readyUploads(options.uploads ?? noUploads),
+    downloads,
+  };
   const store = configureStore({
     reducer: rootReducer,
     preloadedState: { ...rootReducer(undefined, { type: 'test/init' }), ...options.preloadedState },
     middleware: (getDefault) =>
       getDefault({ thunk: { extraArgument: extra } }).concat(apiSlice.middleware),
   });
-  return { store, calls };
+  downloads.attach(store);
+  return { store, calls, downloads };
 }
 
 /** The uploads of a test store that sends nothing: starting one is a mistake in the test. */
@@ -55,3 +64,7 @@ const noUploads = {
   },
   control: () => false,
 } as unknown as UploadController;
+
+/** The download runner of a test store: a download is handed over and nothing more happens. */
+const noDownloads = () =>
+  Promise.resolve({ verifiedFiles: 0, unverifiedFiles: [], failedFiles: [], fetchedBytes: 0 });

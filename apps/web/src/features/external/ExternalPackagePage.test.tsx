@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { api, inboxMessages, type ExternalPackage } from '@filerunner/protocol';
 import { ApiError } from '../../app/api-client';
 import { storeAnswering } from '../../app/test-support/api-store';
@@ -37,8 +37,9 @@ const pkg: ExternalPackage = {
 };
 
 /** The page at `url` over a store whose package call answers `answer` (a throw refuses it). */
-function openAt(url: string, answer: () => unknown) {
+function openAt(url: string, answer: () => unknown, grant?: () => unknown) {
   const { store, calls } = storeAnswering((route) => {
+    if (grant && route === api.inbox.externalPackageGrant) return grant();
     if (route !== api.inbox.externalFiles) throw new Error(`unexpected call ${route.path}`);
     return answer();
   });
@@ -116,5 +117,30 @@ describe('the external package page', () => {
     expect(button('Download All').disabled).toBe(true);
     expect(button('Download Grade/notes.txt').disabled).toBe(true);
     expect(screen.getByText('Expired')).toBeTruthy();
+  });
+
+  it('shows the download queue once Download All is pressed, with the grant asked by the key', async () => {
+    const open = { ...pkg, locked: false };
+    const grant = {
+      filename: 'Grade for review.tar',
+      download_url: '/api/downloads/t/Grade for review.tar',
+      size: 3072,
+      num_files: 1,
+      mtime: now,
+      files: [{ path: 'Grade/notes.txt', size: 1234, xxh128: null }],
+    };
+    const calls = openAt(
+      '/inbox/external/pkg-1?key=k-1',
+      () => open,
+      () => grant,
+    );
+    await screen.findByText('Grade for review');
+    expect(screen.queryByRole('complementary', { name: 'Transfers' })).toBeNull();
+    fireEvent.click(button('Download All'));
+    const panel = await screen.findByRole('complementary', { name: 'Transfers' });
+    // The browser's own download: handed over at once, so the queue is done.
+    await within(panel).findByRole('button', { name: 'Download queue: 1 download, 100%' });
+    const asked = calls.find((call) => call.route === api.inbox.externalPackageGrant);
+    expect(asked?.args).toEqual({ params: { slug: 'pkg-1' }, query: { key: 'k-1' } });
   });
 });

@@ -6,7 +6,6 @@ import Divider from '@mui/material/Divider';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import DownloadIcon from '@mui/icons-material/Download';
 import LockIcon from '@mui/icons-material/Lock';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import { inboxMessages, type ExternalPackage, formatSize } from '@filerunner/protocol';
@@ -15,7 +14,9 @@ import { Logo } from '../../components/Logo';
 import { MessagePage } from '../../components/MessagePage';
 import { Splash } from '../../components/Splash';
 import { useToast } from '../../components/toast-context';
+import { DownloadAllButton } from '../packages/DownloadAllButton';
 import { ExpiryChips } from '../packages/ExpiryChips';
+import { DownloadPanel } from '../transfers/DownloadPanel';
 import { useDateTimeFormat } from '../../app/time-zone';
 import { formatExpiry } from '../packages/package-format';
 import { LazyPinDialog } from '../pin/LazyPinDialog';
@@ -72,79 +73,81 @@ function ExternalPackageView(props: {
   const { pkg, accessKey } = props;
   const [pinOpen, setPinOpen] = useState(false);
   const toast = useToast();
-  const downloads = useExternalDownloads(pkg.slug, accessKey);
+  const downloads = useExternalDownloads(pkg, accessKey);
   const canDownload = !pkg.expired && !pkg.locked;
 
   return (
-    <Box component="main" sx={{ p: 3, maxWidth: 1280, mx: 'auto' }}>
-      <Logo />
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} sx={{ mt: 3 }}>
-        <Paper variant="outlined" sx={{ p: 3, flex: '0 0 38%' }} component="section">
-          <PackageSummary pkg={pkg} />
-        </Paper>
-        <Paper variant="outlined" sx={{ p: 3, flex: 1, minWidth: 0 }} component="section">
-          <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-            <Button
-              variant="contained"
-              startIcon={<DownloadIcon />}
-              disabled={!canDownload || downloads.busy}
-              onClick={() => void downloads.downloadAll()}
-            >
-              Download All
-            </Button>
-            {pkg.pin_verified &&
-              (pkg.locked ? (
-                <Button
-                  variant="outlined"
-                  startIcon={<LockIcon />}
-                  disabled={pkg.expired}
-                  onClick={() => setPinOpen(true)}
-                >
-                  Unlock with PIN
-                </Button>
-              ) : (
-                <Button variant="outlined" startIcon={<LockOpenIcon />} disabled>
-                  PIN verified
-                </Button>
-              ))}
-            <Typography color="text.secondary">
-              {pkg.num_files === 1 ? '1 file' : `${pkg.num_files} files`}, {formatSize(pkg.bytes)}
-            </Typography>
-          </Stack>
-          {pkg.expired ? (
-            <Alert severity="warning" sx={{ mt: 2 }}>
-              {inboxMessages.expired}
-            </Alert>
-          ) : (
-            pkg.locked && (
-              <Alert severity="info" sx={{ mt: 2 }}>
-                {inboxMessages.locked}
+    // The download queue's panel at the right once something downloads.
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <Box component="main" sx={{ p: 3, maxWidth: 1280, mx: 'auto', flex: 1, minWidth: 0 }}>
+        <Logo />
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={3} sx={{ mt: 3 }}>
+          <Paper variant="outlined" sx={{ p: 3, flex: '0 0 38%' }} component="section">
+            <PackageSummary pkg={pkg} />
+          </Paper>
+          <Paper variant="outlined" sx={{ p: 3, flex: 1, minWidth: 0 }} component="section">
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+              <DownloadAllButton
+                disabled={!canDownload || downloads.busy}
+                folderChoices={downloads.folderChoices}
+                invalidFilenames={pkg.invalid_filenames}
+                onChoose={(method) => void downloads.downloadAll(method)}
+              />
+              {pkg.pin_verified &&
+                (pkg.locked ? (
+                  <Button
+                    variant="outlined"
+                    startIcon={<LockIcon />}
+                    disabled={pkg.expired}
+                    onClick={() => setPinOpen(true)}
+                  >
+                    Unlock with PIN
+                  </Button>
+                ) : (
+                  <Button variant="outlined" startIcon={<LockOpenIcon />} disabled>
+                    PIN verified
+                  </Button>
+                ))}
+              <Typography color="text.secondary">
+                {pkg.num_files === 1 ? '1 file' : `${pkg.num_files} files`}, {formatSize(pkg.bytes)}
+              </Typography>
+            </Stack>
+            {pkg.expired ? (
+              <Alert severity="warning" sx={{ mt: 2 }}>
+                {inboxMessages.expired}
               </Alert>
-            )
-          )}
-          <Divider sx={{ my: 2 }} />
-          <ExternalFileList
-            // A new list once unlocked: the locked answer had no files to page through.
-            key={String(pkg.locked)}
-            slug={pkg.slug}
-            accessKey={accessKey}
-            firstPage={pkg}
-            canDownload={canDownload && !downloads.busy}
-            onDownload={(file) => void downloads.downloadFile(file)}
-          />
-        </Paper>
-      </Stack>
-      <LazyPinDialog
-        open={pinOpen}
-        slug={pkg.slug}
-        accessKey={accessKey}
-        mobileHint={pkg.mobile_hint}
-        onClose={() => setPinOpen(false)}
-        onVerified={() => {
-          toast({ severity: 'success', message: externalPageText.pinVerified });
-          props.onUnlocked();
-        }}
-      />
+            ) : (
+              pkg.locked && (
+                <Alert severity="info" sx={{ mt: 2 }}>
+                  {inboxMessages.locked}
+                </Alert>
+              )
+            )}
+            <Divider sx={{ my: 2 }} />
+            <ExternalFileList
+              // A new list once unlocked: the locked answer had no files to page through.
+              key={String(pkg.locked)}
+              slug={pkg.slug}
+              accessKey={accessKey}
+              firstPage={pkg}
+              canDownload={canDownload && !downloads.busy}
+              onDownload={(file) => void downloads.downloadFile(file)}
+            />
+          </Paper>
+        </Stack>
+        <LazyPinDialog
+          open={pinOpen}
+          slug={pkg.slug}
+          accessKey={accessKey}
+          mobileHint={pkg.mobile_hint}
+          onClose={() => setPinOpen(false)}
+          onVerified={() => {
+            toast({ severity: 'success', message: externalPageText.pinVerified });
+            props.onUnlocked();
+          }}
+        />
+      </Box>
+      <DownloadPanel />
     </Box>
   );
 }

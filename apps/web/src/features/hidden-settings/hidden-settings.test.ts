@@ -4,6 +4,7 @@ import { act, renderHook } from '@testing-library/react';
 import { storageKeys } from '../../app/local-storage';
 import {
   defaultHiddenSettings,
+  downloadOptionsOf,
   getHiddenSettings,
   readHiddenSettings,
   resetHiddenSettings,
@@ -116,5 +117,32 @@ describe('the hidden settings', () => {
 
     expect(uploadWorkersOf(defaultHiddenSettings, project)).toBe(4);
     expect(uploadWorkersOf(hidden, project)).toBe(12);
+  });
+
+  it('give the download engine its options from the download sliders', () => {
+    expect(downloadOptionsOf(defaultHiddenSettings)).toEqual({
+      chunkSize: 150_000_000,
+      concurrentChunks: 10,
+      retries: 3,
+      algorithm: 'conservative',
+      xhrTimeoutMs: 300_000,
+      workerTimeoutMs: 360_000,
+      progressIntervalMs: 60_000,
+      rateCheckIntervalMs: 30_000,
+    });
+    updateHiddenSettings({
+      chunkSizeMb: 600,
+      concurrentChunks: 50,
+      retries: 0,
+      algorithm: 'aggressive',
+      xhrTimeoutMs: 5000,
+    });
+    expect(downloadOptionsOf(getHiddenSettings())).toMatchObject({
+      chunkSize: 600_000_000,
+      concurrentChunks: 50,
+      retries: 0,
+      algorithm: 'aggressive',
+      xhrTimeoutMs: 5000,
+    });
   });
 });

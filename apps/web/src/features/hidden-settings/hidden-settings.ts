@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { ContractSettings } from '@filerunner/protocol';
 import { readStored, storageKeys, writeStored } from '../../app/local-storage';
 import { WORKERS_MAX, WORKERS_MIN } from '../settings/settings-form';
+import type { DownloadOptions } from '../transfers/download-runner';
 
 /** How a download splits its files into chunks: the careful default, or the faster trial one. */
 export const downloadAlgorithms = ['conservative', 'aggressive'] as const;
@@ -16,8 +17,8 @@ export const downloadAlgorithmLabels: Record<DownloadAlgorithm, string> = {
  * The settings of the hidden dialog (Alt+Shift+C), kept in this browser only: support asks a
  * person to change them to work around a slow or unreliable link, so they are not the account's.
  *
- * The download ones (optimised download and everything after it) are kept for the download
- * engine, which does not exist yet: nothing reads them today.
+ * The download ones (optimised download and everything after it) tune the download engine:
+ * optimised download offers the folder choices, the sliders become its options.
  */
 export interface HiddenSettings {
   /** Pack small files into slabs whatever the project says; off leaves it to the project. */
@@ -186,4 +187,21 @@ export function uploadWorkersOf(
   contract: Pick<ContractSettings, 'number_of_upload_workers'>,
 ): number {
   return hidden.uploadWorkers ?? contract.number_of_upload_workers;
+}
+
+/**
+ * The download engine's tuning from the download sliders. Chunk sizes are in decimal megabytes,
+ * as sizes are shown everywhere else.
+ */
+export function downloadOptionsOf(hidden: HiddenSettings): Partial<DownloadOptions> {
+  return {
+    chunkSize: hidden.chunkSizeMb * 1_000_000,
+    concurrentChunks: hidden.concurrentChunks,
+    retries: hidden.retries,
+    algorithm: hidden.algorithm,
+    xhrTimeoutMs: hidden.xhrTimeoutMs,
+    workerTimeoutMs: hidden.workerTimeoutMs,
+    progressIntervalMs: hidden.progressIntervalMs,
+    rateCheckIntervalMs: hidden.rateCheckIntervalMs,
+  };
 }

@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Tooltip from '@mui/material/Tooltip';
-import FileDownload from '@mui/icons-material/FileDownload';
 import Lock from '@mui/icons-material/Lock';
 import Update from '@mui/icons-material/Update';
 import type { PackageFile, ReceivedPackage } from '@filerunner/protocol';
@@ -11,10 +10,11 @@ import { apiSlice } from '../../app/api';
 import { firstErrorMessage } from '../../app/api-client';
 import { useAppDispatch } from '../../app/hooks';
 import { useToast } from '../../components/toast-context';
-import { startBrowserDownload } from '../packages/browser-download';
+import { DownloadAllButton } from '../packages/DownloadAllButton';
 import { PackageFileList } from '../packages/PackageFileList';
 import { PackageSummary } from '../packages/PackageSummary';
 import { packageScreen } from '../packages/package-screen';
+import { usePackageDownloads } from '../packages/use-package-downloads';
 import { LazyPinDialog } from '../pin/LazyPinDialog';
 import {
   filesOf,
@@ -36,28 +36,14 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
   const canDownload = !pkg.expired && !pkg.removed && !pkg.locked;
   const canExtend = pkg.can_extend_expiry && pkg.expires_soon && !pkg.expired && !pkg.removed;
 
-  const downloadAll = async () => {
-    try {
-      const grant = await packageGrant({ params: { slug: pkg.slug } }).unwrap();
-      startBrowserDownload(grant.download_url, grant.filename);
-    } catch (failure) {
-      toast({
-        severity: 'error',
-        message: firstErrorMessage(failure, packageScreen.downloadFailed),
-      });
-    }
-  };
-  const downloadFile = async (file: PackageFile) => {
-    try {
-      const grant = await fileGrant({ params: { slug: pkg.slug, '*': file.user_path } }).unwrap();
-      startBrowserDownload(grant.download_url, grant.filename);
-    } catch (failure) {
-      toast({
-        severity: 'error',
-        message: firstErrorMessage(failure, packageScreen.downloadFailed),
-      });
-    }
-  };
+  const downloads = usePackageDownloads({
+    slug: pkg.slug,
+    name: pkg.name,
+    invalidFilenames: pkg.invalid_filenames,
+    packageGrant: () => packageGrant({ params: { slug: pkg.slug } }).unwrap(),
+    fileGrant: (file) => fileGrant({ params: { slug: pkg.slug, '*': file.user_path } }).unwrap(),
+    failed: packageScreen.downloadFailed,
+  });
   const extendExpiry = async () => {
     try {
       await extend({ params: { slug: pkg.slug } }).unwrap();
@@ -69,14 +55,12 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
 
   const actions = pkg.removed ? null : (
     <>
-      <Button
-        variant="contained"
-        startIcon={<FileDownload />}
+      <DownloadAllButton
         disabled={!canDownload || packageGranting.isLoading}
-        onClick={() => void downloadAll()}
-      >
-        Download All
-      </Button>
+        folderChoices={downloads.folderChoices}
+        invalidFilenames={pkg.invalid_filenames}
+        onChoose={(method) => void downloads.downloadAll(method)}
+      />
       {pkg.locked && !pkg.expired && (
         <Tooltip
           describeChild
@@ -112,7 +96,7 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
           slug={pkg.slug}
           total={pkg.num_files}
           downloadDisabled={!canDownload}
-          onDownload={(file) => void downloadFile(file)}
+          onDownload={(file) => void downloads.downloadFile(file)}
         />
       )}
       {pkg.locked && (

@@ -7,15 +7,24 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import type { FileRef } from '@filerunner/transfer';
 import { listedNote, PROBLEM_LIST_LIMIT } from '../share/problem-files';
 import { formatSize } from '@filerunner/protocol';
 
-/** The files of an upload that failed every retry, the first 100 listed with the total. */
+/** A file that did not make it: its path, and its size (an upload's) or why (a download's). */
+export interface FailedFileLine {
+  readonly path: string;
+  readonly size?: number;
+  readonly reason?: string;
+}
+
+/**
+ * The files of a transfer that failed (an upload's after every retry, a download's that did not
+ * land), the first 100 listed with the total.
+ */
 export function FailedFilesDialog(props: {
   open: boolean;
   packageName: string;
-  files: readonly FileRef[];
+  files: readonly FailedFileLine[];
   onClose: () => void;
 }) {
   const note = listedNote(props.files.length);
@@ -39,7 +48,7 @@ export function FailedFilesDialog(props: {
             <ListItem key={file.path} disableGutters>
               <ListItemText
                 primary={file.path}
-                secondary={formatSize(file.size)}
+                secondary={file.reason ?? (file.size === undefined ? null : formatSize(file.size))}
                 slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }}
               />
             </ListItem>

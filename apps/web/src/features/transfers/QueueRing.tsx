@@ -6,21 +6,35 @@ import type { Tone } from './upload-panel-model';
 
 const RING_SIZE = 56;
 
+/** What the ring counts, in its label: 'Upload queue: 2 uploads, 40%'. */
+export interface QueueNames {
+  queue: string;
+  one: string;
+  many: string;
+}
+
+export const queueNames = {
+  uploads: { queue: 'Upload queue', one: 'upload', many: 'uploads' },
+  downloads: { queue: 'Download queue', one: 'download', many: 'downloads' },
+  transfers: { queue: 'Transfer queue', one: 'transfer', many: 'transfers' },
+} satisfies Record<string, QueueNames>;
+
 /**
  * The collapsed panel: a ring of the queue's progress, coloured by its state, with the number
- * of uploads in the queue at its centre. Pressing it opens the queue.
+ * of transfers in the queue at its centre. Pressing it opens the queue.
  */
 export function QueueRing(props: {
+  names: QueueNames;
   percent: number;
   count: number;
   tone: Tone;
   onOpen: () => void;
 }) {
-  const { percent, count, tone } = props;
+  const { names, percent, count, tone } = props;
   return (
     <ButtonBase
       onClick={props.onOpen}
-      aria-label={`Upload queue: ${count} ${count === 1 ? 'upload' : 'uploads'}, ${percent}%`}
+      aria-label={`${names.queue}: ${count} ${count === 1 ? names.one : names.many}, ${percent}%`}
       data-tone={tone}
       sx={{ borderRadius: '50%', position: 'relative', width: RING_SIZE, height: RING_SIZE }}
     >
@@ -38,7 +52,7 @@ export function QueueRing(props: {
         size={RING_SIZE}
         thickness={4}
         color={tone}
-        aria-label="Upload queue progress"
+        aria-label={`${names.queue} progress`}
         sx={{ position: 'absolute' }}
       />
       <Box sx={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center' }}>

@@ -1,16 +1,18 @@
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Drawer from '@mui/material/Drawer';
-import IconButton from '@mui/material/IconButton';
-import Typography from '@mui/material/Typography';
-import ChevronRight from '@mui/icons-material/ChevronRight';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useOnline } from '../../app/use-online';
-import { offlineNoticeHeight } from '../../components/OfflineNotice';
-import { QueueRing } from './QueueRing';
+import { DownloadList } from './DownloadList';
+import { downloadsPercent, downloadsTone } from './download-panel-model';
+import { selectDownloads } from './downloads-slice';
 import { InterruptedUploadItem } from './InterruptedUploadItem';
 import { OtherTabUploadItem } from './OtherTabUploadItem';
+import { queueNames } from './QueueRing';
 import { otherTabsPercent } from './tab-transfers';
+import { TransferPanelFrame } from './TransferPanelFrame';
 import {
   selectInterruptedUploads,
   selectOtherTabUploads,
@@ -18,34 +20,53 @@ import {
   uploadQueueOpened,
 } from './transfers-slice';
 import { UploadItem } from './UploadItem';
-import {
-  canClearQueue,
-  PANEL_COLLAPSED_WIDTH,
-  PANEL_EXPANDED_WIDTH,
-  queuePercent,
-  queueTone,
-} from './upload-panel-model';
+import { canClearQueue, queuePercent, queueTone, type Tone } from './upload-panel-model';
 import { finishedUploadsCleared, selectUploads } from './uploads-slice';
 
+type Queue = 'uploads' | 'downloads';
+
+/** The more pressing of two colours. */
+const worse = (a: Tone, b: Tone): Tone =>
+  a === 'error' || b === 'error' ? 'error' : a === 'warning' || b === 'warning' ? 'warning' : a;
+
 /**
- * The right-hand transfer panel, there while the upload queue has anything in it: collapsed, a
- * ring of the queue's progress; expanded, the queue itself over the dimmed screen (a click on
- * the dimmed part collapses it). Uploads an earlier page left unfinished head the queue, to be
- * resumed or discarded; uploads other tabs of the browser run are shown, without controls, below
- * this page's. Once every upload is sent the queue can be cleared.
+ * The right-hand transfer panel, there while the upload or download queue has anything in it:
+ * collapsed, a ring of the queues' progress and their count; expanded, the queue itself, with
+ * the tabs UPLOADS and DOWNLOADS when both exist. Uploads an earlier page left unfinished head
+ * the upload queue, to be resumed or discarded; uploads other tabs of the browser run are shown,
+ * without controls, below this page's. Once every upload is sent, and nothing downloads, the
+ * queue can be cleared.
  */
 export function TransferPanel() {
   const dispatch = useAppDispatch();
   const uploads = useAppSelector(selectUploads);
+  const downloads = useAppSelector(selectDownloads);
   const expanded = useAppSelector((s) => s.transfers.panelExpanded);
-  const downloads = useAppSelector((s) => s.downloads.queue.length);
   const interrupted = useAppSelector(selectInterruptedUploads);
   const elsewhere = useAppSelector(selectOtherTabUploads);
   const online = useOnline();
-  if (uploads.length === 0 && interrupted.length === 0 && elsewhere.length === 0) return null;
+  const [chosen, setChosen] = useState<Queue>('uploads');
+  const uploadCount = uploads.length + interrupted.length + elsewhere.length;
+  if (uploadCount === 0 && downloads.length === 0) return null;
 
+  const both = uploadCount > 0 && downloads.length > 0;
+  const shown: Queue = both ? chosen : uploadCount > 0 ? 'uploads' : 'downloads';
   // An interrupted upload waits for the person, like a paused one.
-  const tone = interrupted.length > 0 ? 'error' : queueTone(uploads);
+  const uploadTone = interrupted.length > 0 ? 'error' : queueTone(uploads);
+  const uploadPercent = uploads.length > 0 ? queuePercent(uploads) : otherTabsPercent(elsewhere);
+  const tone = both
+    ? worse(uploadTone, downloadsTone(downloads))
+    : uploadCount > 0
+      ? uploadTone
+      : downloadsTone(downloads);
+  const count = uploadCount + downloads.length;
+  // Each queue weighs by how many it holds.
+  const percent =
+    uploadCount === 0
+      ? downloadsPercent(downloads)
+      : Math.floor(
+          (uploadPercent * uploadCount + downloadsPercent(downloads) * downloads.length) / count,
+        );
   const collapse = () => dispatch(transferPanelCollapsed());
   const clear = () => {
     dispatch(finishedUploadsCleared());
@@ -53,69 +74,35 @@ export function TransferPanel() {
   };
 
   return (
-    <Box
-      component="aside"
-      aria-label="Transfers"
-      sx={{
-        width: PANEL_COLLAPSED_WIDTH,
-        flexShrink: 0,
-        borderLeft: 1,
-        borderColor: 'divider',
-        bgcolor: 'background.paper',
-        display: 'flex',
-        justifyContent: 'center',
-        pt: 2,
-      }}
+    <TransferPanelFrame
+      names={both ? queueNames.transfers : queueNames[shown]}
+      percent={percent}
+      count={count}
+      tone={tone}
+      expanded={expanded}
+      onOpen={() => dispatch(uploadQueueOpened())}
+      onCollapse={collapse}
+      title={both ? 'Transfers' : shown === 'uploads' ? 'Uploads' : 'Downloads'}
+      headerAction={
+        canClearQueue(uploads, downloads.length) && (
+          <Button size="small" onClick={clear}>
+            Clear
+          </Button>
+        )
+      }
     >
-      <QueueRing
-        percent={uploads.length > 0 ? queuePercent(uploads) : otherTabsPercent(elsewhere)}
-        count={uploads.length + interrupted.length + elsewhere.length}
-        tone={tone}
-        onOpen={() => dispatch(uploadQueueOpened())}
-      />
-      <Drawer
-        anchor="right"
-        open={expanded}
-        onClose={collapse}
-        slotProps={{
-          paper: {
-            sx: {
-              width: PANEL_EXPANDED_WIDTH,
-              maxWidth: '100vw',
-              // Below the offline banner, so the queue's header stays in reach while offline.
-              top: offlineNoticeHeight,
-              height: `calc(100% - ${offlineNoticeHeight})`,
-            },
-            role: 'region',
-            'aria-label': 'Upload queue',
-          },
-        }}
-      >
-        <Box
-          sx={{
-            display: 'flex',
-            alignItems: 'center',
-            gap: 1,
-            px: 2,
-            py: 1.5,
-            borderBottom: 1,
-            borderColor: 'divider',
-            borderTop: 4,
-            borderTopColor: `${tone}.main`,
-          }}
+      {both && (
+        <Tabs
+          value={shown}
+          onChange={(_event, value: Queue) => setChosen(value)}
+          variant="fullWidth"
+          sx={{ borderBottom: 1, borderColor: 'divider' }}
         >
-          <IconButton aria-label="Collapse the upload queue" onClick={collapse} edge="start">
-            <ChevronRight />
-          </IconButton>
-          <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
-            Uploads
-          </Typography>
-          {canClearQueue(uploads, downloads) && (
-            <Button size="small" onClick={clear}>
-              Clear
-            </Button>
-          )}
-        </Box>
+          <Tab value="uploads" label="UPLOADS" />
+          <Tab value="downloads" label="DOWNLOADS" />
+        </Tabs>
+      )}
+      {shown === 'uploads' ? (
         <Box component="ul" aria-label="Uploads" sx={{ m: 0, px: 2, overflowY: 'auto' }}>
           {interrupted.map((upload) => (
             <InterruptedUploadItem key={upload.id} upload={upload} />
@@ -127,7 +114,9 @@ export function TransferPanel() {
             <OtherTabUploadItem key={upload.id} upload={upload} />
           ))}
         </Box>
-      </Drawer>
-    </Box>
+      ) : (
+        <DownloadList downloads={downloads} />
+      )}
+    </TransferPanelFrame>
   );
 }

@@ -33,7 +33,8 @@ export function UploadItemFrame(props: {
         >
           {props.name}
         </Typography>
-        <Typography variant="body2" color={props.statusColor} data-testid="upload-status">
+        {/* Through sx: Typography's own `color` takes palette names only, not 'warning.main'. */}
+        <Typography variant="body2" sx={{ color: props.statusColor }} data-testid="upload-status">
           {props.statusLabel}
         </Typography>
       </Box>

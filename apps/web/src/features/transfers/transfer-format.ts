@@ -1,5 +1,6 @@
 import { formatDuration, formatRate, formatSize } from '@filerunner/protocol';
 import type { UploadProgress } from '@filerunner/transfer';
+import type { DownloadProgress } from './download-runner';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -29,4 +30,14 @@ export function progressFigures(progress: UploadProgress, moving: boolean): Prog
 export function percentOf(completedBytes: number, totalBytes: number): number {
   if (totalBytes <= 0) return 0;
   return Math.min(100, Math.floor((completedBytes / totalBytes) * 100));
+}
+
+/** What a download's progress line says: bytes, rate and time left while it moves. */
+export function downloadFigures(progress: DownloadProgress): Omit<ProgressFigures, 'files'> {
+  const { receivedBytes, totalBytes, rate, estimated } = progress;
+  return {
+    bytes: `${formatSize(receivedBytes)} of ${formatSize(totalBytes)}`,
+    rate: rate > 0 ? formatRate(rate) : null,
+    timeLeft: estimated !== null ? `${formatDuration(estimated)} left` : null,
+  };
 }

@@ -1,0 +1,67 @@
+/*
+ * The download engine as the queue sees it. The engine (`runDownload`, being built beside the
+ * upload engine) is not exported by `@filerunner/transfer` yet, so its contract is read from its
+ * ports module directly; only types cross, nothing of the engine is bundled from here.
+ */
+import type {
+  DownloadDescriptor,
+  DownloadErrorKind,
+  DownloadOptions,
+  DownloadOutcome,
+  DownloadProgress,
+  FailedDownloadFile,
+} from '../../../../../packages/transfer/src/core/download/ports';
+
+export type {
+  DownloadDescriptor,
+  DownloadErrorKind,
+  DownloadOptions,
+  DownloadOutcome,
+  DownloadProgress,
+  FailedDownloadFile,
+};
+
+/**
+ * How a download lands: unpacked into a folder, the `.tar` saved into a folder, or handed to the
+ * browser's own download (a Firefox or Safari without a folder picker, or the person's choice).
+ */
+export type DownloadMethod = 'unpack' | 'tar' | 'browser';
+
+/** A folder the person picked for downloads; `handle` is the browser's directory handle. */
+export interface DownloadFolder {
+  readonly name: string;
+  readonly handle: unknown;
+}
+
+/** One download as the queue hands it to a runner, once its grant is in hand. */
+export interface DownloadJob {
+  readonly descriptor: DownloadDescriptor;
+  readonly method: DownloadMethod;
+  /** The folder for `unpack` and `tar`; null for the browser's own download. */
+  readonly folder: DownloadFolder | null;
+  readonly options: Partial<DownloadOptions>;
+  readonly signal: AbortSignal;
+  readonly onProgress: (progress: DownloadProgress) => void;
+}
+
+/**
+ * Runs one download to its end. A fatal failure rejects with an error carrying a `kind`
+ * (`DownloadErrorKind`), as the engine's `runDownload` does; files that failed on their own are
+ * in the outcome.
+ */
+export type DownloadRunner = (job: DownloadJob) => Promise<DownloadOutcome>;
+
+/** The error kind a runner's rejection carries, or 'other' for anything unclassified. */
+export function errorKindOf(error: unknown): DownloadErrorKind {
+  const kind = (error as { kind?: unknown } | null)?.kind;
+  const kinds: readonly string[] = [
+    'write',
+    'quota_exceeded',
+    'name',
+    'directory_handle_invalid',
+    'verification',
+    'network',
+    'other',
+  ];
+  return typeof kind === 'string' && kinds.includes(kind) ? (kind as DownloadErrorKind) : 'other';
+}

@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, productOfFile } from './harness';
+import { freshPage, logIn } from './pages';
+import { sendDemoPackage } from './sent-package';
+
+// The download queue in Chromium: a recipient's Download All and a file's download go through
+// the queue to the browser's own download (the one way a download lands until the engine does).
+// Both show in the transfer panel's download queue, and the bytes that land on disk are the ones
+// sent.
+
+const SENDER = 'sender@example.com';
+const RITA = 'recipient@example.com';
+
+const product = productOfFile();
+let scratch: string;
+
+const files = [
+  { path: 'Grade/notes.txt', bytes: Buffer.from('Warmer in the second half.\n') },
+  { path: 'Grade/lut.cube', bytes: Buffer.alloc(40_000, 7) },
+];
+
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), 'filerunner-download-queue-'));
+  await sendDemoPackage(product.server.url, {
+    sender: SENDER,
+    recipients: [RITA],
+    name: 'Grade notes',
+    message: 'For the review',
+    files,
+  });
+});
+
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('the download queue', () => {
+  it('shows a file and the whole package downloading in the panel, and lands them on disk', async () => {
+    const page = await freshPage(product.browser);
+    await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
+    await page.waitForURL((url) => url.pathname === '/inbox');
+    const detail = page.getByRole('region', { name: 'Package details' });
+    await detail.getByRole('heading', { name: 'Grade notes' }).waitFor();
+    await detail.getByText('Grade/notes.txt').waitFor();
+
+    const [single] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download Grade/notes.txt' }).click(),
+    ]);
+    const [whole] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download All' }).click(),
+    ]);
+
+    // The ring counts both; the queue lists them, each the browser's download, completed.
+    const ring = page.getByRole('button', { name: /^Download queue:/ });
+    await expect
+      .poll(() => ring.getAttribute('aria-label'))
+      .toBe('Download queue: 2 downloads, 100%');
+    await ring.click();
+    const queue = page.getByRole('region', { name: 'Download queue' });
+    const list = queue.getByRole('list', { name: 'Downloads' });
+    const file = list.getByRole('listitem', { name: 'Grade/notes.txt' });
+    const all = list.getByRole('listitem', { name: 'Grade notes' });
+    expect(await file.getByTestId('upload-status').innerText()).toBe('Completed');
+    expect(await all.getByTestId('upload-status').innerText()).toBe('Completed');
+    await all.getByText('Standard browser download').waitFor();
+    expect(await file.innerText()).toContain('Grade notes · Standard browser download');
+    // Completed downloads offer nothing more.
+    expect(await all.getByRole('button').count()).toBe(0);
+
+    const savedFile = path.join(scratch, single.suggestedFilename());
+    await single.saveAs(savedFile);
+    expect(single.suggestedFilename()).toBe('notes.txt');
+    expect((await readFile(savedFile)).equals(files[0]!.bytes)).toBe(true);
+
+    expect(whole.suggestedFilename()).toMatch(/\.tar$/);
+    const savedTar = path.join(scratch, whole.suggestedFilename());
+    await whole.saveAs(savedTar);
+    const unpacked = await mkdtemp(path.join(scratch, 'untar-'));
+    await promisify(execFile)('tar', ['-xf', savedTar, '-C', unpacked]);
+    for (const sent of files) {
+      expect((await readFile(path.join(unpacked, sent.path))).equals(sent.bytes)).toBe(true);
+    }
+    await page.context().close();
+  });
+});
