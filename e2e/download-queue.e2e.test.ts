@@ -89,4 +89,61 @@ describe('the download queue', () => {
     }
     await page.context().close();
   });
+
+  it('unpacks Download All into a picked folder with the engine, every file as sent', async () => {
+    const page = await freshPage(product.browser);
+    await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
+    await page.waitForURL((url) => url.pathname === '/inbox');
+    const detail = page.getByRole('region', { name: 'Package details' });
+    await detail.getByRole('heading', { name: 'Grade notes' }).waitFor();
+    // The folder picker answers a folder of the page's private file system (headless Chromium
+    // cannot answer the native picker; the interface is the same).
+    await page.evaluate(async () => {
+      const root = await navigator.storage.getDirectory();
+      const folder = await root.getDirectoryHandle('Deliveries', { create: true });
+      Object.assign(window, { showDirectoryPicker: async () => folder });
+    });
+    await page.keyboard.press('Alt+Shift+P');
+    await page.getByText('Optimised Download has been enabled').waitFor();
+
+    await page.getByRole('button', { name: 'Download All' }).click();
+    await page.getByRole('menuitem', { name: 'Unpack into a folder' }).click();
+    const ring = page.getByRole('button', { name: /^Download queue:/ });
+    await expect
+      .poll(() => ring.getAttribute('aria-label'))
+      .toBe('Download queue: 1 download, 100%');
+    await ring.click();
+    const item = page
+      .getByRole('region', { name: 'Download queue' })
+      .getByRole('listitem', { name: 'Grade notes' });
+    expect(await item.getByTestId('upload-status').innerText()).toBe('Completed');
+
+    // What landed in the folder, unpacked: the files as sent (and the package's hash list).
+    const landed = await page.evaluate(
+      async (paths) => {
+        const root = await navigator.storage.getDirectory();
+        const out: Record<string, number[]> = {};
+        for (const path of paths) {
+          let dir = await root.getDirectoryHandle('Deliveries');
+          const parts = path.split('/');
+          for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part);
+          const file = await (await dir.getFileHandle(parts.at(-1)!)).getFile();
+          out[path] = [...new Uint8Array(await file.arrayBuffer())];
+        }
+        const ascmhl = await (
+          await root.getDirectoryHandle('Deliveries')
+        ).getDirectoryHandle('ascmhl');
+        const names: string[] = [];
+        for await (const name of (ascmhl as unknown as { keys(): AsyncIterable<string> }).keys())
+          names.push(name);
+        return { out, names };
+      },
+      files.map((f) => f.path),
+    );
+    for (const sent of files) {
+      expect(Buffer.from(landed.out[sent.path]!).equals(sent.bytes), sent.path).toBe(true);
+    }
+    expect(landed.names).toContain('ascmhl_chain.xml');
+    await page.context().close();
+  });
 });

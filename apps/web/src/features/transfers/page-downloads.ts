@@ -1,14 +1,16 @@
 import { browserDownloadRunner } from './browser-download-runner';
 import { DownloadController } from './download-controller';
+import { folderDownloadRunner, pickDownloadFolderHandle } from './folder-download-runner';
 
 /**
- * The page's download queue. Until the download engine lands, the browser's own download is the
- * one way a download lands; the engine and the folder picker join here as `folder` and
- * `pickFolder`.
+ * The page's download queue: the browser's own download everywhere, and where the browser can
+ * pick a folder, the download engine into it (unpacked or as the `.tar`).
  */
 export function pageDownloads(): DownloadController {
   return new DownloadController({
     browser: browserDownloadRunner,
+    folder: folderDownloadRunner,
+    pickFolder: pickDownloadFolderHandle,
     // Read when a download starts, so sliders moved since apply; the settings load only then.
     options: async () => {
       const hidden = await import('../hidden-settings/hidden-settings');
