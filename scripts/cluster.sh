@@ -205,6 +205,7 @@ case $cmd in
       [[ -n ${DEMO_PASSWORD:-} ]] && echo "DEMO_PASSWORD=$DEMO_PASSWORD"
       [[ -n ${METRICS_TOKEN:-} ]] && echo "METRICS_TOKEN=$METRICS_TOKEN"
       [[ -n ${DRAIN_SECONDS:-} ]] && echo "DRAIN_SECONDS=$DRAIN_SECONDS"
+      [[ -n ${OBJECT_SWEEP_SECONDS:-} ]] && echo "OBJECT_SWEEP_SECONDS=$OBJECT_SWEEP_SECONDS"
       true
     } >"$DIR/cluster.env"
     echo "$nodes" >"$DIR/nodes/count"

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api } from '@filerunner/protocol';
+import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { apiLogin, DEMO_PASSWORD, launchBrowser } from '../harness';
 import { folderToPick, freshPage, logIn, patternOf, sendPickedFolder } from '../pages';
@@ -22,6 +23,15 @@ afterAll(async () => {
   await browser?.close();
   await cluster?.stop();
 });
+
+/** Packages swept so far, summed over the nodes' own counts. */
+async function sweptOnEveryNode(): Promise<number> {
+  let swept = 0;
+  for (let i = 1; i <= cluster.nodes; i++) {
+    swept += await cluster.metric(i, 'filerunner_packages_swept_total');
+  }
+  return swept;
+}
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -176,6 +186,45 @@ describe('a cluster of three nodes behind nginx', () => {
       expect(aboutPackage(mails, name)[0]!.to).toContain('recipient@example.com');
     }
     for (const from of periods) expect(aboutReport(mails, from), from).toHaveLength(1);
+  });
+
+  it('deletes each expired package once, whichever node sweeps it', async () => {
+    const names = Array.from({ length: 30 }, (_, i) => `Swept ${i + 1}`);
+    const grants = [];
+    for (const name of names) {
+      const slug = await sendDemoPackage(cluster.url, {
+        sender: 'sender@example.com',
+        recipients: ['recipient@example.com'],
+        name,
+        message: '',
+        files: [{ path: 'note.txt', bytes: Buffer.from(name) }],
+      });
+      grants.push(await tarGrant(slug));
+    }
+    const sweptBefore = await sweptOnEveryNode();
+    const db = new pg.Client({ connectionString: cluster.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(
+        "update packages set expires_at = now() - interval '1 minute' where name like 'Swept %'",
+      );
+      await vi.waitFor(
+        async () => {
+          const left = await db.query(
+            "select count(*)::int as n from packages where name like 'Swept %' and objects_deleted_at is null",
+          );
+          expect(left.rows[0].n).toBe(0);
+        },
+        { timeout: 60_000, interval: 500 },
+      );
+    } finally {
+      await db.end();
+    }
+    // Three nodes sweeping every 2 s: every package swept by exactly one of them.
+    expect((await sweptOnEveryNode()) - sweptBefore).toBe(names.length);
+    for (const grant of grants.slice(0, 3)) {
+      expect((await fetch(grant.download_url, { method: 'HEAD' })).status).toBe(404);
+    }
   });
 
   it('restarts node by node under load without one failed request', async () => {

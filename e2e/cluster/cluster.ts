@@ -20,6 +20,8 @@ export interface Cluster {
   readonly dir: string;
   readonly url: string;
   readonly nodes: number;
+  /** The cluster's own database, for what a test must change behind the product's back. */
+  readonly databaseUrl: string;
   /** The address of node `i` itself, past the balancer. */
   nodeUrl(i: number): string;
   /** SIGKILL: the node dies mid-request, as a crashed machine would. */
@@ -50,6 +52,8 @@ export async function startCluster(nodes = 3): Promise<Cluster> {
     CLUSTER_NODE_PORT: String(FIRST_NODE_PORT),
     DEMO_PASSWORD,
     METRICS_TOKEN,
+    // Sweeps every few seconds, so the suite sees every node compete for expired packages.
+    OBJECT_SWEEP_SECONDS: '2',
     LOG_LEVEL: 'warn',
   };
   const cli = (...args: string[]) =>
@@ -66,10 +70,12 @@ export async function startCluster(nodes = 3): Promise<Cluster> {
     Number(await readFile(path.join(dir, 'nodes', `${i}.pid`), 'utf8'));
   const nodeUrl = (i: number) => `http://127.0.0.1:${FIRST_NODE_PORT + i - 1}`;
 
+  const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${database}` }).href;
   return {
     dir,
     url,
     nodes,
+    databaseUrl,
     nodeUrl,
     async kill(i) {
       const pid = await pidOf(i);

@@ -117,7 +117,7 @@ export async function receive(
     tar: { mtime: grant.mtime, files: grant.files },
   };
   io.say(
-    `Receiving ${grant.filename} (${formatSize(grant.size)}, ${grant.num_files} files) into ${options.out}`,
+    `Receiving ${grant.filename} (${formatSize(grant.size)}, ${grant.files.length} files) into ${options.out}`,
   );
   let outcome: DownloadOutcome;
   try {

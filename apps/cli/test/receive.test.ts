@@ -93,7 +93,8 @@ describe('filerunner receive', () => {
   it('unpacks a package into --out, every file verified, and exits 0', async () => {
     const out = path.join(dataDir, 'received');
     const run = await filerunner(['--out', out, slug]);
-    expect(run.stderr).toContain('Received 6 files, each verified.');
+    // The six files sent, and the package's ASC MHL (hash list and chain) beside them.
+    expect(run.stderr).toContain('Received 8 files, each verified.');
     expect(run.code).toBe(0);
     for (const file of files) {
       const found = await readFile(path.join(out, ...file.path.split('/')));

@@ -140,6 +140,7 @@ const environment = z.object({
   HELP_URL: optionalUrl,
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   DRAIN_SECONDS: z.coerce.number().min(0).max(600).default(0),
+  OBJECT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   LATENCY_HOSTS: latencyHostsSetting.optional(),
   STORAGE_FREE_FLOOR: z
     .string()
@@ -240,6 +241,8 @@ export type Config = Readonly<{
    * balancer polling it stops sending new work before the node closes its port.
    */
   drainSeconds: number;
+  /** Seconds between two passes of the object sweeper, which deletes expired packages' files. */
+  objectSweepSeconds: number;
   /**
    * The hosts the latency page times, by region and inter-region link (LATENCY_HOSTS); null:
    * this server and its storage endpoint.
@@ -287,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageFreeFloor: e.STORAGE_FREE_FLOOR ?? { kind: 'default' as const },
     metricsToken: e.METRICS_TOKEN ?? null,
     drainSeconds: e.DRAIN_SECONDS,
+    objectSweepSeconds: e.OBJECT_SWEEP_SECONDS,
     latencyGroups: e.LATENCY_HOSTS ?? null,
   });
 }

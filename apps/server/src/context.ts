@@ -165,6 +165,12 @@ async function openOnDatabase(
   const freeSpace = new FreeSpace(config.dataDir, config.storageFreeFloor);
   const opened = options.storage === false ? null : await openStorage(config, db, freeSpace);
   const storage = opened?.driver ?? unopenedStorage(config.storage.driver);
+  // Its figures are read at scrape time, once everything below exists.
+  const metrics = new Metrics({
+    pool: database.poolUse,
+    outbox: () => outboxBacklog(db),
+    realtimeConnections: () => realtime.size,
+  });
   const jobs = new JobRunner(db, log);
   jobs.register(REPORT_JOB, activityReportHandler(config));
   jobs.register(PACKAGE_RECEIVED_JOB, announceReceivedJob);
@@ -172,7 +178,10 @@ async function openOnDatabase(
     outbox,
     jobs,
     expirySweeper: new ExpirySweeper(db, config, log),
-    objectSweeper: new ObjectSweeper(db, storage, log),
+    objectSweeper: new ObjectSweeper(db, storage, log, {
+      intervalMs: config.objectSweepSeconds * 1000,
+      onSwept: (swept) => metrics.swept(swept),
+    }),
   };
   const sessions = new SessionStore(db, {
     ttlSeconds: config.sessionTtlSeconds,
@@ -180,11 +189,6 @@ async function openOnDatabase(
   });
   const realtime = new RealtimeHub({ databaseUrl: database.url, sessions, log });
   const pendingWork = new PendingWork();
-  const metrics = new Metrics({
-    pool: database.poolUse,
-    outbox: () => outboxBacklog(db),
-    realtimeConnections: () => realtime.size,
-  });
 
   return {
     config,

@@ -47,6 +47,10 @@ export class Metrics {
     labelNames: ['direction'] as const,
     registers: [this.registry],
   });
+  private readonly packagesSwept = this.counter(
+    'filerunner_packages_swept_total',
+    "Packages whose objects this node's sweeper deleted (each package is swept by one node)",
+  );
   private readonly storageErrors = new Counter({
     name: 'filerunner_storage_errors_total',
     help: 'Storage operations that failed, by kind',
@@ -125,6 +129,11 @@ export class Metrics {
       ended = true;
       this.inProgress.dec({ direction });
     };
+  }
+
+  /** Packages whose objects a sweep deleted. */
+  swept(packages: number): void {
+    this.packagesSwept.inc(packages);
   }
 
   storageFailed(kind: string): void {

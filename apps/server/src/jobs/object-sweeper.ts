@@ -6,8 +6,14 @@ import { packages } from '../db/schema';
 import type { StorageDriver } from '../storage';
 import { PollingWorker } from './polling-worker';
 
-const SWEEP_MS = 5 * 60_000;
 const BATCH = 20;
+
+export interface ObjectSweeperOptions {
+  /** Between two passes; OBJECT_SWEEP_SECONDS, 5 minutes by default. */
+  intervalMs?: number;
+  /** Told how many packages a pass swept (the metrics count them per node). */
+  onSwept?: (packages: number) => void;
+}
 
 /**
  * Deletes the objects of packages past their end or their storage limit (`accessPeriodMaxDays`
@@ -23,8 +29,10 @@ export class ObjectSweeper {
     private readonly db: Database,
     private readonly storage: StorageDriver,
     log: FastifyBaseLogger,
+    private readonly options: ObjectSweeperOptions = {},
   ) {
-    this.worker = new PollingWorker('object sweep', () => this.sweep(), log, SWEEP_MS);
+    const every = options.intervalMs ?? 5 * 60_000;
+    this.worker = new PollingWorker('object sweep', () => this.sweep(), log, every);
   }
 
   start(): void {
@@ -40,6 +48,7 @@ export class ObjectSweeper {
     let swept = 0;
     for (;;) {
       const n = await this.sweepBatch();
+      if (n > 0) this.options.onSwept?.(n);
       swept += n;
       if (n < BATCH) return swept;
     }

@@ -1,7 +1,6 @@
 /*
- * The download engine as the queue sees it. The engine (`runDownload`, being built beside the
- * upload engine) is not exported by `@filerunner/transfer` yet, so its contract is read from its
- * ports module directly; only types cross, nothing of the engine is bundled from here.
+ * The download engine as the queue sees it: only its types cross here, so nothing of the engine
+ * is bundled with the queue (the folder runner loads it with the first download).
  */
 import type {
   DownloadDescriptor,
@@ -10,7 +9,7 @@ import type {
   DownloadOutcome,
   DownloadProgress,
   FailedDownloadFile,
-} from '../../../../../packages/transfer/src/core/download/ports';
+} from '@filerunner/transfer';
 
 export type {
   DownloadDescriptor,
