@@ -376,7 +376,8 @@ describe('a cluster of three nodes behind nginx', () => {
         }
         expect(sockets).toBe(1);
       },
-      { timeout: 60_000, interval: 250 },
+      // The page tries again after 1, 4, 9… seconds (attempt squared, at most 30 s).
+      { timeout: 31_000, interval: 250 },
     );
     await sendThrough(other, 'After the node died');
     await received.getByText('After the node died').waitFor({ timeout: 10_000 });
