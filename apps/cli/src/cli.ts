@@ -131,7 +131,8 @@ const receiveHelp = `
 Exit codes: 0 every file received and verified; 5 the download stopped, or files failed or
 could not be verified (each is named); 2 bad arguments; 3 authentication; 130 Ctrl-C.
 After Ctrl-C or a crash, the same command continues from what is already in the folder
-(ledgers in $XDG_STATE_HOME/filerunner/downloads/<host>.json).`;
+(ledgers in $XDG_STATE_HOME/filerunner/downloads/<host>.json). Once every file is verified,
+the server's signed delivery receipt is saved beside them as <package>.receipt.jws.`;
 
 /** A link, or a slug with --url and --api-key. */
 function receiveSourceOf(target: string | undefined, raw: RawReceiveOptions): ReceiveSource {

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import {
@@ -6,7 +7,9 @@ import {
   createRouteClient,
   formatRate,
   formatSize,
+  type DeliveryReceipt,
   type PackageDownloadGrant,
+  type ReceiptRequest,
 } from '@filerunner/protocol';
 import {
   DownloadFailedError,
@@ -82,7 +85,9 @@ async function grantOf(source: ReceiveSource, signal: AbortSignal) {
       .catch((error: unknown) => {
         throw failureOfCall(error, 'open the link', origin);
       });
-    return { origin, grant: grant as PackageDownloadGrant };
+    const askReceipt = (report: ReceiptRequest) =>
+      client.call(api.receipts.issueExternal, { params: { slug }, query: { key }, body: report });
+    return { origin, grant: grant as PackageDownloadGrant, askReceipt };
   }
   const target = apiTarget(source.url, source.apiKey);
   const client = createRouteClient({ http, ...target, clock: systemClock });
@@ -91,7 +96,42 @@ async function grantOf(source: ReceiveSource, signal: AbortSignal) {
     .catch((error: unknown) => {
       throw failureOfCall(error, `get package ${source.slug}`, source.url);
     });
-  return { origin: new URL(target.baseUrl).origin, grant: grant as PackageDownloadGrant };
+  const askReceipt = (report: ReceiptRequest) =>
+    client.call(api.receipts.issue, { params: { slug: source.slug }, body: report });
+  return {
+    origin: new URL(target.baseUrl).origin,
+    grant: grant as PackageDownloadGrant,
+    askReceipt,
+  };
+}
+
+/**
+ * Asks the server for a signed receipt of the download just finished and saves it beside the
+ * files. The server records a response once it has closed, so the last range may not be on
+ * record yet: asked again a few times before giving up (the download itself succeeded either
+ * way; the receipt is a courtesy to the sender).
+ */
+async function saveReceipt(
+  askReceipt: (report: ReceiptRequest) => Promise<DeliveryReceipt>,
+  outcome: DownloadOutcome,
+  file: string,
+): Promise<boolean> {
+  const report: ReceiptRequest = {
+    verified: outcome.verifiedFiles,
+    unverified: [...outcome.unverifiedFiles],
+    failed: outcome.failedFiles.map((f) => f.path),
+  };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const { receipt } = await askReceipt(report);
+      await writeFile(file, `${receipt}\n`);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 409) return false;
+      await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
+    }
+  }
+  return false;
 }
 
 /**
@@ -108,7 +148,7 @@ export async function receive(
     signal: AbortSignal;
   },
 ): Promise<DownloadOutcome> {
-  const { origin, grant } = await grantOf(options.source, io.signal);
+  const { origin, grant, askReceipt } = await grantOf(options.source, io.signal);
   const descriptor: DownloadDescriptor = {
     // The grant's URL carries its token: it is used, never printed.
     downloadUrl: new URL(grant.download_url, origin).toString(),
@@ -149,6 +189,12 @@ export async function receive(
     );
   }
   io.say(`Received ${outcome.verifiedFiles} files, each verified.`);
+  const receiptFile = path.join(options.out, `${grant.filename.replace(/\.tar$/, '')}.receipt.jws`);
+  if (await saveReceipt(askReceipt, outcome, receiptFile)) {
+    io.say(`The server's signed delivery receipt is in ${receiptFile}`);
+  } else {
+    io.say('The server gave no delivery receipt this time; the files are complete and verified.');
+  }
   return outcome;
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { verify } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,21 @@ describe('filerunner receive', () => {
     }
     // The grant's token never reaches the output.
     expect(run.stderr).not.toMatch(/\/downloads\//);
+
+    // The server's signed receipt of the delivery, beside the files, checked with its key.
+    const receipt = (await readFile(path.join(out, 'Ep 104 conform.receipt.jws'), 'utf8')).trim();
+    const key = (await (await fetch(`${origin}/api/receipts/public-key/`)).json()) as {
+      pem: string;
+    };
+    const [header, payload, signature] = receipt.split('.') as [string, string, string];
+    const signed = Buffer.from(`${header}.${payload}`);
+    expect(verify(null, signed, key.pem, Buffer.from(signature, 'base64url'))).toBe(true);
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {
+      package: { slug: string };
+      verification: { verified: number; failed: string[] };
+    };
+    expect(claims.package.slug).toBe(slug);
+    expect(claims.verification).toMatchObject({ verified: 8, failed: [] });
   });
 
   it('keeps the .tar with --tar', async () => {

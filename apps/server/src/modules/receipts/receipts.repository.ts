@@ -4,15 +4,16 @@ import { deliveryReceipts, downloadGrants, downloads, packageRecipients } from '
 
 /** What the recipient was sent of the package's tar, over every download of it they made. */
 export interface Delivery {
-  readonly complete: boolean;
+  /** Byte ranges [start, end) of the tar written whole to them, merged, in order. */
+  readonly served: readonly (readonly [number, number])[];
   readonly firstByteAt: Date | null;
   readonly lastByteAt: Date | null;
 }
 
 /**
- * Whether every byte of the package's tar of `size` bytes was delivered whole to the recipient,
- * over all their downloads of it (a download cut off and resumed on a new grant is two records;
- * together they may cover the tar). Only ranges the server wrote to their end count.
+ * The ranges of the package's tar of `size` bytes delivered whole to the recipient, over all
+ * their downloads of it (a download cut off and resumed on a new grant is two records; together
+ * they may cover the tar). Only ranges the server wrote to their end count.
  */
 export async function deliveryOf(
   db: Database,
@@ -20,21 +21,25 @@ export async function deliveryOf(
   tarSize: number,
 ): Promise<Delivery> {
   const [row] = await queryRows<{
-    complete: boolean | null;
+    served: string | null;
     first_byte_at: Date | null;
     last_byte_at: Date | null;
   }>(
     db,
     sql`
-    select int8multirange(int8range(0, ${tarSize})) <@ range_agg(${downloads.servedRanges}) as complete,
+    select range_agg(${downloads.servedRanges})::text as served,
            min(${downloads.firstByteAt}) as first_byte_at,
            max(${downloads.lastByteAt}) as last_byte_at
     from ${downloads} join ${downloadGrants} on ${downloadGrants.id} = ${downloads.grantId}
     where ${downloads.recipientId} = ${recipientId}
       and ${downloadGrants.fileId} is null and ${downloadGrants.size} = ${tarSize}`,
   );
+  // PostgreSQL writes a multirange of int8 as {[0,512),[1024,4096)}: canonical, merged, sorted.
+  const served = [...(row?.served ?? '').matchAll(/\[(\d+),(\d+)\)/g)].map(
+    (m) => [Number(m[1]), Number(m[2])] as const,
+  );
   return {
-    complete: row?.complete === true,
+    served,
     firstByteAt: row?.first_byte_at ? new Date(row.first_byte_at) : null,
     lastByteAt: row?.last_byte_at ? new Date(row.last_byte_at) : null,
   };

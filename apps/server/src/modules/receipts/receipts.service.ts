@@ -10,6 +10,7 @@ import type { AppContext } from '../../context';
 import type { PackageRow, RecipientRow } from '../../db/rows';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
+import type { TarLayout } from '@filerunner/transfer';
 import { assertMayDownload } from '../downloads/downloads.policy';
 import { storedFiles } from '../downloads/downloads.repository';
 import { packageTar } from '../downloads/package-bytes';
@@ -84,8 +85,29 @@ export async function receiptsFor(
 }
 
 /**
- * Signs what was delivered. Only a tar delivered whole (every byte written to its end, over any
- * number of downloads) gets a receipt: one cannot be made for bytes that were not sent.
+ * Whether the served ranges hold every byte of every member's data. An engine unpacking the tar
+ * need not fetch its headers and padding (it knows the layout), so those are not asked for; the
+ * files' bytes all are.
+ */
+function coversEveryFile(
+  served: readonly (readonly [number, number])[],
+  layout: TarLayout,
+): boolean {
+  let range = 0;
+  for (const entry of layout.entries) {
+    const start = entry.dataOffset;
+    const end = start + entry.source.size;
+    if (end === start) continue;
+    while (range < served.length && served[range]![1] < end) range++;
+    const covering = served[range];
+    if (!covering || covering[0] > start || covering[1] < end) return false;
+  }
+  return true;
+}
+
+/**
+ * Signs what was delivered. Only a package whose files' every byte was delivered (written to its
+ * end, over any number of downloads) gets a receipt: one cannot be made for bytes not sent.
  */
 async function issueFor(
   ctx: AppContext,
@@ -99,7 +121,11 @@ async function issueFor(
     mhlHostname(ctx.config.publicUrl),
   );
   const delivery = await deliveryOf(ctx.db, recipient.id, tar.layout.size);
-  if (!delivery.complete || !delivery.firstByteAt || !delivery.lastByteAt) {
+  if (
+    !coversEveryFile(delivery.served, tar.layout) ||
+    !delivery.firstByteAt ||
+    !delivery.lastByteAt
+  ) {
     throw ApiError.detail(409, 'conflict', receiptMessages.notDelivered);
   }
   const claims: ReceiptClaims = {
