@@ -8,6 +8,7 @@ import {
 } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import type { PackageRow, RecipientRow } from '../../db/rows';
+import type { deliveryReceipts } from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import type { TarLayout } from '@filerunner/transfer';
@@ -72,16 +73,21 @@ export async function receiptsFor(
 ): Promise<DeliveryReceipt[]> {
   const { pkg } = await sentBy(ctx.db, principal, slug);
   const rows = await receiptsOf(ctx.db, pkg.id);
-  return rows.map(({ receipt, email }) => ({
-    id: receipt.id,
-    receipt: receipt.jws,
+  return rows.map(({ receipt, email }) => receiptView(receipt, email));
+}
+
+/** A stored receipt as the API answers it. */
+function receiptView(row: typeof deliveryReceipts.$inferSelect, email: string): DeliveryReceipt {
+  return {
+    id: row.id,
+    receipt: row.jws,
     recipient_email: email,
-    issued_at: receipt.createdAt.toISOString(),
-    bytes: receipt.bytes,
-    verified: receipt.verified,
-    unverified: receipt.unverified,
-    failed: receipt.failed,
-  }));
+    issued_at: row.createdAt.toISOString(),
+    bytes: row.bytes,
+    verified: row.verified,
+    unverified: row.unverified,
+    failed: row.failed,
+  };
 }
 
 /**
@@ -165,14 +171,5 @@ async function issueFor(
     unverified: report.unverified.length,
     failed: report.failed.length,
   });
-  return {
-    id: row.id,
-    receipt: jws,
-    recipient_email: recipient.email,
-    issued_at: row.createdAt.toISOString(),
-    bytes: row.bytes,
-    verified: row.verified,
-    unverified: row.unverified,
-    failed: row.failed,
-  };
+  return receiptView(row, recipient.email);
 }

@@ -8,7 +8,6 @@ import type {
   DownloadOptions,
   DownloadOutcome,
   DownloadProgress,
-  FailedDownloadFile,
 } from '@filerunner/transfer';
 
 export type {
@@ -18,7 +17,7 @@ export type {
   DownloadOutcome,
   DownloadProgress,
   FailedDownloadFile,
-};
+} from '@filerunner/transfer';
 
 /**
  * How a download lands: unpacked into a folder, the `.tar` saved into a folder, or handed to the
