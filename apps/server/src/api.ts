@@ -16,6 +16,7 @@ import { latencyRoutes } from './modules/latency/latency.routes';
 import { receivingRoutes } from './modules/inbox/inbox.routes';
 import { packagesRoutes } from './modules/packages/packages.routes';
 import { pinRoutes } from './modules/pin/pin.routes';
+import { preflightRoutesPlugin } from './modules/preflight/preflight.routes';
 import { receiptRoutesPlugin } from './modules/receipts/receipts.routes';
 import { installAuth } from './http/auth';
 import { markMembershipsActive } from './modules/memberships/member-view';
@@ -44,6 +45,7 @@ export const apiAreas: readonly AreaPlugin[] = [
   mhlRoutesPlugin,
   receiptRoutesPlugin,
   pinRoutes,
+  preflightRoutesPlugin,
 ];
 
 /**

@@ -20,6 +20,7 @@ import { announceReceivedJob, PACKAGE_RECEIVED_JOB } from './modules/packages';
 import { ApiKeyStore } from './modules/apikeys/apikeys.repository';
 import { isSentPackageObject } from './modules/packages/packages.repository';
 import { packageWriteAdmission } from './modules/packages/package-writes';
+import { probeWriteAdmission } from './modules/preflight/preflight.service';
 import { capturedTransport, smtpTransport, type MailTransport } from './notify/mailer';
 import { capturedSmsTransport, twilioSmsTransport, type SmsTransport } from './notify/sms';
 import { RealtimeHub } from './realtime/hub';
@@ -245,6 +246,7 @@ async function openStorage(
   // The embedded store: this driver for the server's own operations, and the plugin the HTTP
   // app serves at /v1/ for browsers, as a Swift proxy would. Both sign with one key.
   const tempUrlKey = await loadEmbeddedTempUrlKey(config.dataDir, settings.tempUrlKey);
+  const packageWrites = packageWriteAdmission(db);
   const embeddedStore: EmbeddedStoreOptions = {
     root: embeddedStoreRoot(config.dataDir),
     account: EMBEDDED_ACCOUNT,
@@ -252,8 +254,9 @@ async function openStorage(
     allowedOrigin: config.publicUrl,
     // A sent package's objects no longer change, though its upload grants are still valid.
     isSealed: (container, key) => isSentPackageObject(db, container, key),
-    // Grants write only what the package declared (files, sizes), whatever they are asked for.
-    admitWrite: packageWriteAdmission(db),
+    // Grants write only what the package declared (files, sizes), whatever they are asked for,
+    // and a pre-flight probe's grant only the probe's few bytes.
+    admitWrite: async (container, key) => probeWriteAdmission(key) ?? packageWrites(container, key),
     // The package's row is held (FOR SHARE) across the rename, and sending takes it FOR UPDATE:
     // a write is published before the package is sent, or not at all.
     publishUnlessSealed: (container, key, publish) =>

@@ -48,6 +48,47 @@ export function pathProblems(path: string, constraints: FilesystemConstraints): 
   });
 }
 
+/** Characters Windows refuses in names, and control characters: each becomes '_'. */
+const UNSAFE_CHARACTERS = new RegExp('[<>:"\\\\|?*\\u0000-\\u001f/]', 'g');
+const RESERVED_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+
+/**
+ * A name close to `name` that meets the constraints, to suggest when `name` is refused: unsafe
+ * characters replaced by '_', trailing dots and spaces dropped, a reserved device name given a
+ * leading '_', and a long name shortened with its extension kept. Constraints a server adds
+ * beyond the default ones are met by reducing the name to letters, digits, '.', '-' and '_'
+ * (the names every file system takes). Null when no such name could be made.
+ */
+export function safeFilename(name: string, constraints: FilesystemConstraints): string | null {
+  if (filenameProblem(name, constraints) === null) return name;
+  const fits = (candidate: string) =>
+    candidate !== '' && filenameProblem(candidate, constraints) === null;
+  let safe = name.replace(UNSAFE_CHARACTERS, '_').replace(/[. ]+$/, '');
+  if (RESERVED_DEVICE.test(safe)) safe = `_${safe}`;
+  safe = shortened(safe, constraints.max_filename_length);
+  if (fits(safe)) return safe;
+  const plain = shortened(
+    safe
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/[.]+$/, ''),
+    constraints.max_filename_length,
+  );
+  return fits(plain) ? plain : null;
+}
+
+/** `name` within `max` characters (code points), its extension kept when it has a short one. */
+function shortened(name: string, max: number): string {
+  const chars = [...name];
+  if (chars.length <= max) return name;
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 ? [...name.slice(dot)] : [];
+  if (ext.length === 0 || ext.length > 16 || ext.length >= max) return chars.slice(0, max).join('');
+  const stem = [...name.slice(0, dot)].slice(0, max - ext.length);
+  return [...stem, ...ext].join('');
+}
+
 export const filesystemRoutes = {
   constraints: defineRoute({
     method: 'GET',

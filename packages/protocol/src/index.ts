@@ -11,6 +11,7 @@ export * from './password';
 export * from './phone';
 export * from './pin';
 export * from './pin-messages';
+export * from './preflight';
 export * from './quotas';
 export * from './contracts';
 export * from './dates';

@@ -13,6 +13,7 @@ import { mhlRoutes } from './mhl';
 import { latencyRoutes } from './latency';
 import { packageRoutes } from './packages';
 import { pinRoutes } from './pin';
+import { preflightRoutes } from './preflight';
 import { receiptRoutes } from './receipts';
 import { recipientRoutes } from './recipients';
 import { userRoutes } from './users';
@@ -36,6 +37,7 @@ export const api = {
   latency: latencyRoutes,
   packages: packageRoutes,
   pin: pinRoutes,
+  preflight: preflightRoutes,
   receipts: receiptRoutes,
   recipients: recipientRoutes,
   users: userRoutes,

@@ -1,4 +1,4 @@
-import { DebugToolPage } from '../features/debug/DebugToolPage';
+import { DebugDownloadPage } from '../features/debug/download/DebugDownloadPage';
 import { RequireAuth } from '../features/shell/RequireAuth';
 
 // The debug tools as route components, loaded only when a debug page is opened.
@@ -6,7 +6,7 @@ import { RequireAuth } from '../features/shell/RequireAuth';
 export function DownloadTool() {
   return (
     <RequireAuth>
-      <DebugToolPage path="/debug/download" />
+      <DebugDownloadPage />
     </RequireAuth>
   );
 }

@@ -1,0 +1,19 @@
+/** The download debug page's words: status lines and errors as the spec gives them. */
+export const debugDownloadTexts = {
+  title: 'Download',
+  preparing: 'Preparing...',
+  downloading: 'Downloading...',
+  idle: 'Choose a package or enter URLs to download.',
+  replaying: (n: number, total: number) => `Replaying events... ${n} / ${total}`,
+  completed: 'Completed',
+  aborted: 'Aborted',
+  urlsRequired: 'URLs required',
+  errorDownloading: 'Error downloading',
+  changeDirectoryFailed: 'Failed to change directory',
+  permissionDenied: 'User denied permission to access the file system',
+  noDirectory: 'No directory selected',
+  replayFailed: 'The event log could not be replayed',
+} as const;
+
+/** The packages the history shows a page at a time. */
+export const HISTORY_PAGE_SIZE = 5;
