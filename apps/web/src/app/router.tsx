@@ -109,6 +109,7 @@ export const routes: RouteObject[] = [
         ...page(() => import('../features/debug/fs-access/FsAccessCheckPage'), 'FsAccessCheckPage'),
       },
       { path: 'debug/download', ...page(() => import('./debug-routes'), 'DownloadTool') },
+      { path: 'debug/preflight', ...page(() => import('./debug-routes'), 'PreflightTool') },
       {
         ...page(() => import('./signed-in-shell'), 'SignedInShell'),
         children: [...mainScreens, { path: BRANDING_PREFIX.slice(1), children: mainScreens }],

@@ -20,9 +20,14 @@ export function DebugPage() {
       <Typography variant="h4" component="h1" sx={{ my: 3 }}>
         Diagnostics
       </Typography>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        useFlexGap
+        sx={{ flexWrap: 'wrap' }}
+      >
         {tools.map((tool) => (
-          <Card key={tool.path} sx={{ flex: 1 }}>
+          <Card key={tool.path} sx={{ flex: { md: '1 1 40%' } }}>
             <CardActionArea component={RouterLink} to={tool.path} sx={{ height: '100%' }}>
               <CardContent>
                 <Typography variant="h6" component="h2" gutterBottom>

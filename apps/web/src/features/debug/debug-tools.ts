@@ -18,4 +18,11 @@ export const debugTools = [
     description: 'Download a package with detailed progress, rates and an event log.',
     needsLogin: true,
   },
+  {
+    path: '/debug/preflight',
+    title: 'Pre-flight check',
+    description:
+      'Before a big transfer: server latency, file names a recipient could not unpack, and a small upload and download round trip, in one report for support.',
+    needsLogin: true,
+  },
 ] as const;

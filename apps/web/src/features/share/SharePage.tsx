@@ -1,8 +1,10 @@
 import { useMemo, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { skipToken } from '@reduxjs/toolkit/query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -76,9 +78,15 @@ export function SharePage() {
 
   return (
     <Box sx={{ p: 3 }}>
-      <Typography variant="h5" component="h1" gutterBottom>
-        Share
-      </Typography>
+      <Stack direction="row" sx={{ alignItems: 'baseline', justifyContent: 'space-between' }}>
+        <Typography variant="h5" component="h1" gutterBottom>
+          Share
+        </Typography>
+        {/* Before a big package: latency, names recipients cannot unpack, a storage round trip. */}
+        <Link component={RouterLink} to="/debug/preflight" variant="body2">
+          Run a pre-flight check
+        </Link>
+      </Stack>
       {sent && <SentNotice {...sent} onClose={() => setSent(null)} />}
       <Paper sx={{ p: 3, mt: 2 }}>
         <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
