@@ -101,7 +101,7 @@ describe('the download debug page', () => {
     expect(Number(shown.events)).toBeGreaterThan(10);
     // Both rates drawn as lines.
     for (const chart of ['download-rate-chart', 'extract-rate-chart']) {
-      await page.getByTestId(chart).locator('.MuiLineElement-root').first().waitFor();
+      await page.getByTestId(chart).locator('.MuiLineChart-line').first().waitFor();
     }
 
     // The files, in the folder, as sent.
@@ -170,7 +170,7 @@ describe('the download debug page', () => {
     expect(await figures(replay)).toEqual(shown);
     await replay
       .getByTestId('download-rate-chart')
-      .locator('.MuiLineElement-root')
+      .locator('.MuiLineChart-line')
       .first()
       .waitFor();
     await replay.context().close();
