@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
 import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import {
   api,
@@ -66,7 +67,9 @@ async function openShare(
   await store.dispatch(projectsApi.endpoints.contracts.initiate());
   render(
     <Provider store={store}>
-      <SharePage />
+      <MemoryRouter>
+        <SharePage />
+      </MemoryRouter>
     </Provider>,
   );
   await waitFor(() => expect(calls.some((c) => c.route === api.recipients.list)).toBe(true));
@@ -90,6 +93,12 @@ function addFiles(...names: string[]) {
 const nameField = () => screen.getByRole('textbox', { name: 'Package name' });
 
 describe('the Share screen', () => {
+  it('links to the pre-flight check', async () => {
+    await openShare();
+    const link = screen.getByRole('link', { name: 'Run a pre-flight check' });
+    expect(link.getAttribute('href')).toBe('/debug/preflight');
+  });
+
   it('tells what is missing in order, and enables Send Package once nothing is', async () => {
     await openShare();
     expect(status()).toBe(sendMessages.selectRecipients);
