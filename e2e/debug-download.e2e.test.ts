@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DEMO_PASSWORD, productOfFile } from './harness';
+import { api } from '@filerunner/protocol';
+import { apiLogin, DEMO_PASSWORD, productOfFile } from './harness';
 import { freshPage, logIn, see } from './pages';
 import { sendDemoPackage } from './sent-package';
 
@@ -15,6 +16,7 @@ import { sendDemoPackage } from './sent-package';
 const RITA = 'recipient@example.com';
 const product = productOfFile();
 let scratch: string;
+let slug: string;
 
 /** Bytes that differ from file to file and along each file. */
 const patterned = (size: number, seed: number) => {
@@ -31,7 +33,7 @@ const files = [
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'filerunner-debug-download-'));
-  await sendDemoPackage(product.server.url, {
+  slug = await sendDemoPackage(product.server.url, {
     sender: 'sender@example.com',
     recipients: [RITA],
     name: 'Debug reel',
@@ -168,11 +170,7 @@ describe('the download debug page', () => {
       .toMatch(new RegExp(`^Replaying events\\.\\.\\. \\d+ / ${total}$`));
     await expect.poll(() => status(replay), { timeout: 30_000 }).toBe('Completed');
     expect(await figures(replay)).toEqual(shown);
-    await replay
-      .getByTestId('download-rate-chart')
-      .locator('.MuiLineChart-line')
-      .first()
-      .waitFor();
+    await replay.getByTestId('download-rate-chart').locator('.MuiLineChart-line').first().waitFor();
     await replay.context().close();
   });
 
@@ -208,6 +206,39 @@ describe('the download debug page', () => {
     );
     await page.getByRole('button', { name: 'Change Directory' }).click();
     await see(page, 'Failed to change directory: The folder cannot be opened');
+    await page.context().close();
+  });
+
+  it('downloads a URL as one file, and aborts a download back to IDLE', async () => {
+    // A grant's URL, as support would paste one: the package's tar, downloaded as a file.
+    const rita = await apiLogin(product.server.url, RITA, DEMO_PASSWORD);
+    const grant = await rita.call(api.downloads.packageGrant, { params: { slug } });
+    const page = await openDebugPage('By URL');
+    await page.getByRole('textbox', { name: 'URLs' }).fill(grant.download_url);
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    await expect.poll(() => status(page), { timeout: 60_000 }).toBe('Completed');
+    expect(await page.getByTestId('figure-files').innerText()).toBe('1 of 1 completed');
+    const tarName = new URL(grant.download_url).pathname.split('/').at(-1)!;
+    const size = await page.evaluate(async (name) => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle('By URL');
+      return (await (await dir.getFileHandle(decodeURIComponent(name))).getFile()).size;
+    }, tarName);
+    expect(size).toBe(grant.size);
+
+    // The bytes held back, so the download is surely still running when Abort is pressed.
+    await page.route('**/api/downloads/**', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      await new Promise((resolve) => setTimeout(resolve, 30_000));
+      await route.continue().catch(() => undefined);
+    });
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    await expect.poll(() => status(page)).toBe('Downloading...');
+    expect(await page.getByTestId('debug-state').innerText()).toMatch(/^State: DOWNLOADING/);
+    await page.getByRole('button', { name: 'Abort' }).click();
+    await expect.poll(() => status(page)).toBe('Aborted');
+    expect(await page.getByTestId('debug-state').innerText()).toMatch(/^State: IDLE/);
+    expect(await page.getByTestId('debug-error').count()).toBe(0);
     await page.context().close();
   });
 });
