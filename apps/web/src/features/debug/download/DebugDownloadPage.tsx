@@ -240,7 +240,7 @@ export function DebugDownloadPage() {
         value={urlsText}
         disabled={active || replaying}
         error={urlsError}
-        helperText={urlsError ? texts.urlsRequired : 'One URL a line; blank lines are ignored.'}
+        helperText={urlsError ? texts.urlsRequired : texts.urlsHelp}
         onChange={(event) => {
           setUrlsText(event.target.value);
           setUrlsError(false);

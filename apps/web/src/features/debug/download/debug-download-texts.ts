@@ -8,6 +8,9 @@ export const debugDownloadTexts = {
   completed: 'Completed',
   aborted: 'Aborted',
   urlsRequired: 'URLs required',
+  // The page's content policy lets it fetch only from this server and its storage hosts.
+  urlsHelp:
+    'One URL a line (on this server or its storage); blank lines are ignored. Each is saved as one file.',
   errorDownloading: 'Error downloading',
   changeDirectoryFailed: 'Failed to change directory',
   permissionDenied: 'User denied permission to access the file system',
