@@ -163,6 +163,9 @@ export function DebugDownloadPage() {
     } finally {
       foldPending();
       setRunning(null);
+      if (recorder.storeError) {
+        setLogError(`${texts.logNotStored}: ${messageOf(recorder.storeError)}`);
+      }
     }
   };
 

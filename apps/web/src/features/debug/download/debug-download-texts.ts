@@ -16,6 +16,7 @@ export const debugDownloadTexts = {
   permissionDenied: 'User denied permission to access the file system',
   noDirectory: 'No directory selected',
   replayFailed: 'The event log could not be replayed',
+  logNotStored: 'Some events could not be kept in this browser, so the saved log is incomplete',
 } as const;
 
 /** The packages the history shows a page at a time. */

@@ -48,6 +48,18 @@ describe('EventRecorder', () => {
     expect(writes.map((w) => w.length)).toEqual([EVENT_BUFFER_SIZE, 5]);
     expect(writes.flat().every((r) => r.downloadID === 'run-1')).toBe(true);
   });
+
+  it('goes on recording when the store refuses, and says so', async () => {
+    const recorder = new EventRecorder('run-2', {
+      add: () => Promise.reject(new Error('QuotaExceededError')),
+    });
+    for (let i = 0; i < EVENT_BUFFER_SIZE + 1; i++) {
+      recorder.record({ type: 'chunk-finished', at: i, chunk: i });
+    }
+    await recorder.flush();
+    expect(recorder.eventCount).toBe(EVENT_BUFFER_SIZE + 1);
+    expect((recorder.storeError as Error).message).toBe('QuotaExceededError');
+  });
 });
 
 describe('the event log', () => {

@@ -98,12 +98,23 @@ export class EventRecorder {
     return record;
   }
 
-  /** Writes the buffered records; resolves once every record so far is in the store. */
+  /** Why the store refused records, if it did: the download goes on, its log is incomplete. */
+  get storeError(): unknown {
+    return this.failure;
+  }
+
+  private failure: unknown = null;
+
+  /** Writes the buffered records; resolves once every record so far was handed to the store. */
   flush(): Promise<void> {
     const records = this.buffer;
     this.buffer = [];
     if (records.length > 0) {
-      this.writing = this.writing.then(() => this.sink.add(records));
+      this.writing = this.writing
+        .then(() => this.sink.add(records))
+        .catch((error: unknown) => {
+          this.failure ??= error;
+        });
     }
     return this.writing;
   }
