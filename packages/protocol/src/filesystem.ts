@@ -49,7 +49,7 @@ export function pathProblems(path: string, constraints: FilesystemConstraints): 
 }
 
 /** Characters Windows refuses in names, and control characters: each becomes '_'. */
-const UNSAFE_CHARACTERS = new RegExp('[<>:"\\\\|?*\\u0000-\\u001f/]', 'g');
+const unsafeCharacter = (c: string) => c < ' ' || '<>:"\\|?*/'.includes(c);
 const RESERVED_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 /**
@@ -63,7 +63,10 @@ export function safeFilename(name: string, constraints: FilesystemConstraints): 
   if (filenameProblem(name, constraints) === null) return name;
   const fits = (candidate: string) =>
     candidate !== '' && filenameProblem(candidate, constraints) === null;
-  let safe = name.replace(UNSAFE_CHARACTERS, '_').replace(/[. ]+$/, '');
+  let safe = [...name]
+    .map((c) => (unsafeCharacter(c) ? '_' : c))
+    .join('')
+    .replace(/[. ]+$/, '');
   if (RESERVED_DEVICE.test(safe)) safe = `_${safe}`;
   safe = shortened(safe, constraints.max_filename_length);
   if (fits(safe)) return safe;

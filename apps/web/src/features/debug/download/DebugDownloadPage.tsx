@@ -1,28 +1,32 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ChangeEvent,
+} from 'react';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
-import List from '@mui/material/List';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import FolderOpenIcon from '@mui/icons-material/FolderOpen';
-import { formatRate, formatSize, limits } from '@filerunner/protocol';
 import { firstErrorMessage } from '../../../app/api-client';
 import { downloadOptionsOf, getHiddenSettings } from '../../hidden-settings/hidden-settings';
 import { usePackageDownloadGrantMutation } from '../../inbox/inbox-api';
-import { percentOf } from '../../transfers/transfer-format';
 import { DebugLayout } from '../DebugLayout';
-import { useDebugReceivedPackagesQuery } from './debug-download-api';
+import { Figures } from './DownloadFigures';
+import { PackageHistory } from './PackageHistory';
 import { runDebugDownload, urlsOf, type DebugSource, messageOf } from './debug-download-run';
-import { debugDownloadTexts as texts, HISTORY_PAGE_SIZE } from './debug-download-texts';
+import { debugDownloadTexts as texts } from './debug-download-texts';
 import { EventRecorder, eventLogOf, parseEventLog, type EventRecord } from './debug-events';
 import { applyRecords, emptyView, type DownloadView } from './download-view';
 import { EventStore } from './event-store';
@@ -70,18 +74,18 @@ export function DebugDownloadPage() {
   const replayInput = useRef<HTMLInputElement>(null);
   const active = running !== null;
 
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => foldPending(), VIEW_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [active]);
-
-  const foldPending = () => {
+  const foldPending = useCallback(() => {
     const records = pending.current;
     if (records.length === 0) return;
     pending.current = [];
     setView((before) => applyRecords(before, records, fileStates.current));
-  };
+  }, []);
+
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(foldPending, VIEW_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [active, foldPending]);
 
   const [grant] = usePackageDownloadGrantMutation();
 
@@ -372,144 +376,4 @@ function statusLine(view: DownloadView, replay: Replay | null, active: boolean):
   if (view.aborted) return texts.aborted;
   if (!view.error && view.finished.length > 0) return texts.completed;
   return texts.idle;
-}
-
-const fileStateLabels: Record<ExtractFileState, string> = {
-  pending: 'Pending',
-  writing: 'Writing',
-  closing: 'Closing',
-  closed: 'Closed',
-  error: 'Error',
-};
-
-/** The figures of the running (or replayed) download. */
-function Figures({ view }: { view: DownloadView }) {
-  const { progress, memory } = view;
-  const percent = progress ? percentOf(progress.receivedBytes, progress.totalBytes) : 0;
-  const rows: [string, string, string][] = [
-    ['Download rate', 'figure-download-rate', progress ? `${formatRate(progress.rate)}` : '–'],
-    ['Extract rate', 'figure-extract-rate', progress ? `${formatRate(progress.extractRate)}` : '–'],
-    [
-      'Progress',
-      'figure-progress',
-      progress
-        ? `${formatSize(progress.receivedBytes)} of ${formatSize(progress.totalBytes)} (${percent}%)`
-        : '–',
-    ],
-    [
-      'Files',
-      'figure-files',
-      progress ? `${progress.completedFiles} of ${progress.totalFiles} completed` : '–',
-    ],
-    [
-      'Unpacked files',
-      'figure-file-states',
-      (Object.keys(fileStateLabels) as ExtractFileState[])
-        .map((state) => `${fileStateLabels[state]} ${view.files[state]}`)
-        .join(' · '),
-    ],
-    [
-      'Chunks',
-      'figure-chunks',
-      `${view.chunks.finished} of ${view.chunks.started} finished, ${view.chunks.retried} retried`,
-    ],
-    [
-      'Memory',
-      'figure-memory',
-      memory
-        ? `${formatSize(memory.usedBytes)} used of ${formatSize(memory.totalBytes)} (limit ${formatSize(memory.limitBytes)})`
-        : 'Not told by this browser',
-    ],
-    ['Events', 'figure-events', String(view.events)],
-  ];
-  return (
-    <Paper variant="outlined" sx={{ p: 2 }}>
-      <LinearProgress
-        variant="determinate"
-        value={percent}
-        aria-label="Download progress"
-        sx={{ mb: 2 }}
-      />
-      <Box
-        component="dl"
-        sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: 1, m: 0 }}
-      >
-        {rows.map(([label, testId, value]) => (
-          <Box key={label} sx={{ display: 'contents' }}>
-            <Typography component="dt" color="text.secondary">
-              {label}
-            </Typography>
-            <Typography component="dd" data-testid={testId} sx={{ m: 0 }}>
-              {value}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
-    </Paper>
-  );
-}
-
-/** The person's received packages, five at a time: the one picked is downloaded. */
-function PackageHistory(props: {
-  selected: string | null;
-  disabled: boolean;
-  onSelect: (pkg: { slug: string; name: string } | null) => void;
-}) {
-  const [page, setPage] = useState(0);
-  const perServerPage = limits.receivedPageSize / HISTORY_PAGE_SIZE;
-  const serverPage = Math.floor(page / perServerPage) + 1;
-  const { data, isError, isFetching } = useDebugReceivedPackagesQuery({
-    query: { page: serverPage },
-  });
-  const start = (page % perServerPage) * HISTORY_PAGE_SIZE;
-  const packages = data?.packages.slice(start, start + HISTORY_PAGE_SIZE) ?? [];
-  const hasNext =
-    data !== undefined && (start + HISTORY_PAGE_SIZE < data.packages.length || data.has_more);
-  return (
-    <Paper variant="outlined" component="section" aria-label="Download History" sx={{ p: 2 }}>
-      <Typography variant="h6" component="h2">
-        Download History
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        Choose a package to download it, or enter URLs below.
-      </Typography>
-      {isError && <Alert severity="error">The packages could not be loaded.</Alert>}
-      <List aria-label="Packages" dense>
-        {data && packages.length === 0 && (
-          <ListItemText secondary="No packages received yet." sx={{ px: 2 }} />
-        )}
-        {packages.map((pkg) => (
-          <ListItemButton
-            key={pkg.slug}
-            selected={props.selected === pkg.slug}
-            aria-pressed={props.selected === pkg.slug}
-            disabled={props.disabled}
-            onClick={() =>
-              props.onSelect(
-                props.selected === pkg.slug ? null : { slug: pkg.slug, name: pkg.name },
-              )
-            }
-          >
-            <ListItemText
-              primary={pkg.name}
-              secondary={`${formatSize(pkg.bytes)} · ${pkg.num_files} ${pkg.num_files === 1 ? 'file' : 'files'} · from ${pkg.sender?.name ?? 'a former user'} · ${pkg.downloaded ? 'downloaded' : 'not downloaded yet'}`}
-            />
-          </ListItemButton>
-        ))}
-      </List>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <Button size="small" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
-          Previous
-        </Button>
-        <Typography variant="body2">Page {page + 1}</Typography>
-        <Button
-          size="small"
-          disabled={!hasNext || isFetching}
-          onClick={() => setPage((p) => p + 1)}
-        >
-          Next
-        </Button>
-      </Stack>
-    </Paper>
-  );
 }

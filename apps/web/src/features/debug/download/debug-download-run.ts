@@ -87,7 +87,9 @@ async function urlDescriptor(text: string, signal: AbortSignal): Promise<Downloa
     response = await fetch(url, { method: 'HEAD', signal, credentials: 'omit' });
   } catch (error) {
     signal.throwIfAborted();
-    throw new Error(`${filename}: no answer from ${url.host} (${messageOf(error)})`);
+    throw new Error(`${filename}: no answer from ${url.host} (${messageOf(error)})`, {
+      cause: error,
+    });
   }
   if (!response.ok) throw new Error(`${filename}: ${url.host} answered HTTP ${response.status}`);
   const size = Number(response.headers.get('content-length'));
