@@ -147,7 +147,7 @@ export async function storageRoundTrip(
 }
 
 /** Random bytes (so no cache or compression between here and storage can fake the round trip). */
-function randomBytes(size: number): Uint8Array {
+function randomBytes(size: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size);
   // The browser hands out at most 64 KiB of randomness a call.
   for (let start = 0; start < size; start += 65_536) {
