@@ -11,7 +11,6 @@ import type { PackageRow, RecipientRow } from '../../db/rows';
 import type { deliveryReceipts } from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
-import type { TarLayout } from '@filerunner/transfer';
 import { assertMayDownload } from '../downloads/downloads.policy';
 import { storedFiles } from '../downloads/downloads.repository';
 import { packageTar } from '../downloads/package-bytes';
@@ -21,6 +20,7 @@ import { mhlHostname } from '../mhl/package-mhl';
 import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
 import { deliveryOf, insertReceipt, receiptsOf } from './receipts.repository';
 import { receiptKey } from './signing-key';
+import { entriesCovered } from './tar-coverage';
 
 /** The claims a receipt signs; the names say what each is without a schema at hand. */
 export interface ReceiptClaims {
@@ -77,7 +77,7 @@ export async function receiptsFor(
 }
 
 /** A stored receipt as the API answers it. */
-function receiptView(row: typeof deliveryReceipts.$inferSelect, email: string): DeliveryReceipt {
+export function receiptView(row: typeof deliveryReceipts.$inferSelect, email: string): DeliveryReceipt {
   return {
     id: row.id,
     receipt: row.jws,
@@ -88,27 +88,6 @@ function receiptView(row: typeof deliveryReceipts.$inferSelect, email: string): 
     unverified: row.unverified,
     failed: row.failed,
   };
-}
-
-/**
- * Whether the served ranges hold every byte of every member's data. An engine unpacking the tar
- * need not fetch its headers and padding (it knows the layout), so those are not asked for; the
- * files' bytes all are.
- */
-function coversEveryFile(
-  served: readonly (readonly [number, number])[],
-  layout: TarLayout,
-): boolean {
-  let range = 0;
-  for (const entry of layout.entries) {
-    const start = entry.dataOffset;
-    const end = start + entry.source.size;
-    if (end === start) continue;
-    while (range < served.length && served[range]![1] < end) range++;
-    const covering = served[range];
-    if (!covering || covering[0] > start || covering[1] < end) return false;
-  }
-  return true;
 }
 
 /**
@@ -128,7 +107,7 @@ async function issueFor(
   );
   const delivery = await deliveryOf(ctx.db, recipient.id, tar.layout.size);
   if (
-    !coversEveryFile(delivery.served, tar.layout) ||
+    !entriesCovered(delivery.served, tar.layout).every(Boolean) ||
     !delivery.firstByteAt ||
     !delivery.lastByteAt
   ) {
@@ -165,6 +144,7 @@ async function issueFor(
   const row = await insertReceipt(ctx.db, {
     packageId: pkg.id,
     recipientId: recipient.id,
+    downloadId: delivery.lastDownloadId,
     jws,
     bytes: tar.layout.size,
     verified: report.verified,
