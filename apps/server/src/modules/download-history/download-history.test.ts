@@ -5,6 +5,7 @@ import {
   type FileDownloadGrant,
   type PackageDownloadGrant,
   type ReceiptPublicKey,
+  type SentPackage,
 } from '@filerunner/protocol';
 import { layoutTar } from '@filerunner/transfer';
 import { useTestServer, type ContractFixture, type TestServer } from '../../../test/harness';
@@ -43,8 +44,12 @@ useTestServer(async (t) => {
   await addRecipient(server, pkg.id, second.user);
 });
 
-const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: object) =>
-  server.app.inject({ method, url: `/api${url}`, headers, ...(payload ? { payload } : {}) });
+const call = (
+  method: 'GET' | 'POST',
+  url: string,
+  headers: Record<string, string>,
+  payload?: object,
+) => server.app.inject({ method, url: `/api${url}`, headers, ...(payload ? { payload } : {}) });
 
 /** Fetches bytes [start, end) of a grant's URL and waits until the server recorded them. */
 async function fetchRange(url: string, start: number, end: number) {
@@ -153,7 +158,15 @@ describe("a sent package's download history", () => {
     const own: PackageDownloadGrant = (
       await call('GET', `/packages/${slug}/download/`, second.headers)
     ).json();
-    await fetchRange(own.download_url, 0, own.size);
+    // As the engine unpacking the tar asks: from the first file's data to the last member's,
+    // without the leading header and the closing blocks.
+    const layout = layoutTar(own.files.map((f) => ({ ...f, mtime: own.mtime })));
+    const last = layout.entries.at(-1)!;
+    await fetchRange(
+      own.download_url,
+      layout.entries[0]!.dataOffset,
+      last.dataOffset + last.source.size,
+    );
     const issued = await call('POST', `/packages/${slug}/receipt/`, second.headers, {
       verified: 2,
       unverified: [],
@@ -161,10 +174,16 @@ describe("a sent package's download history", () => {
     });
     expect(issued.statusCode, issued.body).toBe(201);
     const downloads = byEmail(await history(), second.user.email).downloads;
-    expect(downloads.map((d) => [d.files_covered, d.verification])).toEqual([
-      [1, 'unverified'],
-      [3, 'failed'],
+    expect(downloads.map((d) => [d.files_covered, d.is_partial, d.verification])).toEqual([
+      [1, true, 'unverified'],
+      [3, false, 'failed'],
     ]);
+    // Every file's bytes went (the receipt proves it): the sender reads 'Downloaded'.
+    const sent = await call('GET', `/packages/sent/${slug}/`, fx.sender.headers);
+    const recipient = sent
+      .json<SentPackage>()
+      .recipients.find((r) => r.email === second.user.email);
+    expect(recipient?.downloaded).toBe('complete');
   });
 
   it('is for the sender only: a recipient, another user and nobody are refused', async () => {

@@ -31,7 +31,9 @@ export function entriesCovered(
     const start = entry.dataOffset;
     const end = start + entry.source.size;
     if (end === start) {
-      covered.push(served.some(([from, to]) => from <= entry.headerOffset && entry.headerOffset < to));
+      covered.push(
+        served.some(([from, to]) => from <= entry.headerOffset && entry.headerOffset < to),
+      );
       continue;
     }
     // Entries and ranges both run in tar order, so one pass over the ranges serves every entry.
