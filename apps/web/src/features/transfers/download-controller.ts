@@ -234,9 +234,11 @@ export class DownloadController {
         options,
         signal,
         onProgress: (progress) => this.dispatch(downloadProgressed({ id, progress })),
-        ...(entry.receipt && {
-          receipt: { ask: entry.receipt, issued: () => this.dispatch(downloadReceipted(id)) },
-        }),
+        // Only the engine checks the files a receipt reports on.
+        ...(intoFolder &&
+          entry.receipt && {
+            receipt: { ask: entry.receipt, issued: () => this.dispatch(downloadReceipted(id)) },
+          }),
       });
       if (signal.aborted) return;
       const totalFiles = descriptor.tar ? descriptor.tar.files.length : 1;

@@ -27,14 +27,14 @@ export async function requestReceipt(
   clock: Clock = systemClock,
 ): Promise<DeliveryReceipt | null> {
   const report = receiptReport(outcome);
-  for (let attempt = 0; attempt < 5; attempt++) {
+  const tries = 5;
+  for (let attempt = 1; ; attempt++) {
     try {
       return await ask(report);
     } catch (error) {
       // An ApiError, or the same call's failure as a store carries it: both have the status.
-      if ((error as { status?: unknown } | null)?.status !== 409) return null;
-      await clock.sleep(500 * (attempt + 1));
+      if ((error as { status?: unknown } | null)?.status !== 409 || attempt === tries) return null;
+      await clock.sleep(500 * attempt);
     }
   }
-  return null;
 }
