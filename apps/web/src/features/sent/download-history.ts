@@ -29,7 +29,8 @@ export function coveredPaths(
  * the receipt (the CLI saves its own copy as `<package>.receipt.jws`).
  */
 export function receiptFile(packageName: string, receiptId: number, jws: string) {
-  const base = packageName.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').trim() || 'package';
+  const printable = [...packageName].filter((c) => c >= ' ').join('');
+  const base = printable.replace(/[\\/:*?"<>|]+/g, '_').trim() || 'package';
   return {
     name: `${base}.receipt-${receiptId}.jws`,
     href: `data:application/jose;charset=utf-8,${encodeURIComponent(jws)}`,
