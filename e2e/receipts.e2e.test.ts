@@ -3,8 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, productOfFile } from './harness';
-import { freshPage, logIn } from './pages';
+import { changeDemoSettings, DEMO_PASSWORD, productOfFile } from './harness';
+import { PARTNER, sendToPartnerWithPin, textCount, textedPin } from './external-package';
+import { freshPage, logIn, see } from './pages';
 import { sendDemoPackage } from './sent-package';
 
 // Delivery receipts end to end in Chromium: a recipient downloads one file, then the whole
@@ -155,6 +156,67 @@ describe('delivery receipts in the browser', () => {
     // One byte changed, and it no longer verifies.
     const tampered = jws.replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
     expect(await opensslVerifies(tampered, key.pem)).toBe(false);
+    await sender.context().close();
+  });
+
+  it("are asked with the link's key on the external page, once its PIN is proven", async () => {
+    await changeDemoSettings(product.server.url, {
+      can_add_ad_hoc: true,
+      pin_verification: 'adhoc',
+    });
+    const { link } = await sendToPartnerWithPin(
+      product.site,
+      product.server,
+      product.browser,
+      'Grade by link',
+    );
+    const page = await freshPage(product.browser);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Grade by link' }).waitFor();
+    await page.getByRole('button', { name: 'Unlock with PIN' }).click();
+    const dialog = page.getByRole('dialog', { name: 'PIN verification' });
+    const before = await textCount(product.site);
+    await dialog.getByRole('button', { name: 'Send PIN' }).click();
+    const pin = await textedPin(product.site, before);
+    await dialog.getByRole('textbox', { name: 'PIN digit 1' }).click();
+    await page.keyboard.type(pin);
+    await page.keyboard.press('Enter');
+    await see(page, 'PIN verified: you can download the files now.');
+
+    await page.evaluate(async () => {
+      const root = await navigator.storage.getDirectory();
+      const folder = await root.getDirectoryHandle('Grade by link', { create: true });
+      Object.assign(window, { showDirectoryPicker: async () => folder });
+    });
+    await page.keyboard.press('Alt+Shift+P');
+    await page.getByText('Optimised Download has been enabled').waitFor();
+    await page.getByRole('button', { name: 'Download All' }).click();
+    await page.getByRole('menuitem', { name: 'Unpack into a folder' }).click();
+    const ring = page.getByRole('button', { name: /^Download queue:/ });
+    await expect
+      .poll(() => ring.getAttribute('aria-label'))
+      .toBe('Download queue: 1 download, 100%');
+    await ring.click();
+    const item = page
+      .getByRole('region', { name: 'Download queue' })
+      .getByRole('listitem', { name: 'Grade by link' });
+    await item.getByTestId('download-receipted').waitFor();
+    await page.context().close();
+
+    // The sender sees the link holder's download: every file, verified, with its receipt.
+    const slug = new URL(link).pathname.split('/').at(-1)!;
+    const sender = await freshPage(product.browser);
+    await logIn(sender, product.server.url, SENDER, DEMO_PASSWORD);
+    await sender.goto(`${product.server.url}/sent/${slug}`);
+    const sent = sender.getByRole('region', { name: 'Package details' });
+    await sent.getByRole('heading', { name: 'Grade by link' }).waitFor();
+    const partner = sent.getByRole('listitem', { name: PARTNER });
+    await expect.poll(() => partner.getByTestId('download-status').innerText()).toBe('Downloaded');
+    await partner.getByRole('button', { name: /^History/ }).click();
+    const record = partner.getByTestId('download-record');
+    await expect.poll(() => record.getByTestId('download-files').innerText()).toBe('All files');
+    expect(await record.getByTestId('download-verification').innerText()).toBe('Verified');
+    await record.getByRole('link', { name: 'Receipt (.jws)' }).waitFor();
     await sender.context().close();
   });
 });
