@@ -182,7 +182,8 @@ async function openSent(
       </ToastProvider>
     </Provider>,
   );
-  await screen.findByRole('heading', { name: pkg.name });
+  // The detail pane loads lazily: its first load in jsdom on a busy machine takes seconds.
+  await screen.findByRole('heading', { name: pkg.name }, { timeout: 10_000 });
   return { store, calls };
 }
 
