@@ -16,6 +16,7 @@ import {
   FetchHttpClient,
   FolderSink,
   JsonFileResumeStore,
+  requestReceipt,
   runDownload,
   systemClock,
   XxhashFileHasher,
@@ -105,33 +106,16 @@ async function grantOf(source: ReceiveSource, signal: AbortSignal) {
   };
 }
 
-/**
- * Asks the server for a signed receipt of the download just finished and saves it beside the
- * files. The server records a response once it has closed, so the last range may not be on
- * record yet: asked again a few times before giving up (the download itself succeeded either
- * way; the receipt is a courtesy to the sender).
- */
+/** Asks the server for a signed receipt of the download just finished and saves it beside the files. */
 async function saveReceipt(
   askReceipt: (report: ReceiptRequest) => Promise<DeliveryReceipt>,
   outcome: DownloadOutcome,
   file: string,
 ): Promise<boolean> {
-  const report: ReceiptRequest = {
-    verified: outcome.verifiedFiles,
-    unverified: [...outcome.unverifiedFiles],
-    failed: outcome.failedFiles.map((f) => f.path),
-  };
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      const { receipt } = await askReceipt(report);
-      await writeFile(file, `${receipt}\n`);
-      return true;
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 409) return false;
-      await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
-    }
-  }
-  return false;
+  const issued = await requestReceipt(askReceipt, outcome);
+  if (!issued) return false;
+  await writeFile(file, `${issued.receipt}\n`);
+  return true;
 }
 
 /**

@@ -8,6 +8,7 @@ import { brandingRoutes } from './modules/branding/branding.routes';
 import { contractsRoutes } from './modules/contracts/contracts.routes';
 import { contractGroupsRoutes } from './modules/contracts/groups.routes';
 import { contractUsersRoutes } from './modules/contracts/users.routes';
+import { downloadHistoryRoutesPlugin } from './modules/download-history/download-history.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
 import { helpRoutes } from './modules/help/help.routes';
@@ -44,6 +45,7 @@ export const apiAreas: readonly AreaPlugin[] = [
   receivingRoutes,
   mhlRoutesPlugin,
   receiptRoutesPlugin,
+  downloadHistoryRoutesPlugin,
   pinRoutes,
   preflightRoutesPlugin,
 ];

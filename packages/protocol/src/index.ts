@@ -21,6 +21,7 @@ export * from './inbox';
 export * from './inbox-messages';
 export * from './mhl';
 export * from './receipts';
+export * from './download-history';
 export * from './api/route';
 export * from './api/http';
 export * from './api/retry';

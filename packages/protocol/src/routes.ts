@@ -4,6 +4,7 @@ import { activityRoutes } from './activity';
 import { apiKeyRoutes } from './apikeys';
 import { brandingRoutes } from './branding';
 import { contractRoutes } from './contracts';
+import { downloadHistoryRoutes } from './download-history';
 import { downloadRoutes } from './downloads';
 import { filesystemRoutes } from './filesystem';
 import { groupRoutes } from './groups';
@@ -29,6 +30,7 @@ export const api = {
   branding: brandingRoutes,
   contracts: contractRoutes,
   downloads: downloadRoutes,
+  downloadHistory: downloadHistoryRoutes,
   filesystem: filesystemRoutes,
   groups: groupRoutes,
   help: helpRoutes,

@@ -25,3 +25,4 @@ export * from './core/download/plan';
 export * from './core/download/ranges';
 export * from './core/download/external-urls';
 export * from './core/download/runner';
+export * from './core/download/receipt';

@@ -500,6 +500,11 @@ export const deliveryReceipts = pgTable(
     recipientId: integer()
       .notNull()
       .references(() => packageRecipients.id, { onDelete: 'cascade' }),
+    /**
+     * The download that delivered the package's last bytes before the receipt was asked for:
+     * the one the sender's download history shows it against. Null if that record is gone.
+     */
+    downloadId: integer().references(() => downloads.id, { onDelete: 'set null' }),
     /** The compact JWS, exactly as handed out. */
     jws: text().notNull(),
     bytes: bigint({ mode: 'number' }).notNull(),

@@ -1,6 +1,7 @@
 import type { FileDownloadGrant, PackageDownloadGrant } from '@filerunner/protocol';
 import type { PackageRow, RecipientRow } from '../../db/rows';
 import type { AppContext } from '../../context';
+import type { Database } from '../../db/client';
 import type { Principal } from '../../http/auth';
 import { newToken, tokenHash } from '../../http/secrets';
 import type { ByteRange } from '../../storage';
@@ -202,15 +203,28 @@ export async function recordDownload(
       if (delivery.bytes > 0) await markRecipientPartial(tx, download.recipientId);
       return;
     }
-    if (!(await markRecipientComplete(tx, download.recipientId))) return;
-    const facts = await downloadNoticeFacts(tx, download.packageId, download.recipientId);
-    if (!facts) return;
-    const who = facts.recipient.user ? displayName(facts.recipient.user) : facts.recipient.email;
-    await notifyContractWatchers(tx, ctx.config, facts.contract, 'downloaded', {
-      name: facts.pkg.name,
-      senderName: senderName(facts.sender),
-      detail: `${who} downloaded it.`,
-    });
+    await markDownloadedWhole(ctx, tx, download.packageId, download.recipientId);
+  });
+}
+
+/**
+ * The recipient has every byte of the package: 'complete', and the first time, the contract's
+ * notification list hears of it. In the caller's transaction, so a mail leaves only with it.
+ */
+export async function markDownloadedWhole(
+  ctx: AppContext,
+  tx: Database,
+  packageId: number,
+  recipientId: number,
+): Promise<void> {
+  if (!(await markRecipientComplete(tx, recipientId))) return;
+  const facts = await downloadNoticeFacts(tx, packageId, recipientId);
+  if (!facts) return;
+  const who = facts.recipient.user ? displayName(facts.recipient.user) : facts.recipient.email;
+  await notifyContractWatchers(tx, ctx.config, facts.contract, 'downloaded', {
+    name: facts.pkg.name,
+    senderName: senderName(facts.sender),
+    detail: `${who} downloaded it.`,
   });
 }
 

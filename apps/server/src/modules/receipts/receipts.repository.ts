@@ -1,13 +1,16 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client';
+import { parseServedRanges, type ServedRanges } from './tar-coverage';
 import { deliveryReceipts, downloadGrants, downloads, packageRecipients } from '../../db/schema';
 
 /** What the recipient was sent of the package's tar, over every download of it they made. */
 export interface Delivery {
-  /** Byte ranges [start, end) of the tar written whole to them, merged, in order. */
-  readonly served: readonly (readonly [number, number])[];
+  /** Byte ranges of the tar written whole to them. */
+  readonly served: ServedRanges;
   readonly firstByteAt: Date | null;
   readonly lastByteAt: Date | null;
+  /** The download whose last byte came last: the one that finished the delivery. */
+  readonly lastDownloadId: number | null;
 }
 
 /**
@@ -24,24 +27,25 @@ export async function deliveryOf(
     served: string | null;
     first_byte_at: Date | null;
     last_byte_at: Date | null;
+    last_download_id: number | null;
   }>(
     db,
     sql`
     select range_agg(${downloads.servedRanges})::text as served,
            min(${downloads.firstByteAt}) as first_byte_at,
-           max(${downloads.lastByteAt}) as last_byte_at
+           max(${downloads.lastByteAt}) as last_byte_at,
+           (array_agg(${downloads.id} order by ${downloads.lastByteAt} desc nulls last,
+                      ${downloads.id} desc))[1] as last_download_id
     from ${downloads} join ${downloadGrants} on ${downloadGrants.id} = ${downloads.grantId}
     where ${downloads.recipientId} = ${recipientId}
       and ${downloadGrants.fileId} is null and ${downloadGrants.size} = ${tarSize}`,
   );
-  // PostgreSQL writes a multirange of int8 as {[0,512),[1024,4096)}: canonical, merged, sorted.
-  const served = [...(row?.served ?? '').matchAll(/\[(\d+),(\d+)\)/g)].map(
-    (m) => [Number(m[1]), Number(m[2])] as const,
-  );
+  const served = parseServedRanges(row?.served ?? null);
   return {
     served,
     firstByteAt: row?.first_byte_at ? new Date(row.first_byte_at) : null,
     lastByteAt: row?.last_byte_at ? new Date(row.last_byte_at) : null,
+    lastDownloadId: row?.last_download_id ?? null,
   };
 }
 

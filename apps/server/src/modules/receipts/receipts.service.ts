@@ -11,9 +11,9 @@ import type { PackageRow, RecipientRow } from '../../db/rows';
 import type { deliveryReceipts } from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
-import type { TarLayout } from '@filerunner/transfer';
 import { assertMayDownload } from '../downloads/downloads.policy';
 import { storedFiles } from '../downloads/downloads.repository';
+import { markDownloadedWhole } from '../downloads/downloads.service';
 import { packageTar } from '../downloads/package-bytes';
 import { receivedByLinkKey, sentBy } from '../inbox/inbox.policy';
 import { c4Id } from '../mhl/c4';
@@ -21,6 +21,7 @@ import { mhlHostname } from '../mhl/package-mhl';
 import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
 import { deliveryOf, insertReceipt, receiptsOf } from './receipts.repository';
 import { receiptKey } from './signing-key';
+import { entriesCovered } from './tar-coverage';
 
 /** The claims a receipt signs; the names say what each is without a schema at hand. */
 export interface ReceiptClaims {
@@ -77,7 +78,10 @@ export async function receiptsFor(
 }
 
 /** A stored receipt as the API answers it. */
-function receiptView(row: typeof deliveryReceipts.$inferSelect, email: string): DeliveryReceipt {
+export function receiptView(
+  row: typeof deliveryReceipts.$inferSelect,
+  email: string,
+): DeliveryReceipt {
   return {
     id: row.id,
     receipt: row.jws,
@@ -88,27 +92,6 @@ function receiptView(row: typeof deliveryReceipts.$inferSelect, email: string): 
     unverified: row.unverified,
     failed: row.failed,
   };
-}
-
-/**
- * Whether the served ranges hold every byte of every member's data. An engine unpacking the tar
- * need not fetch its headers and padding (it knows the layout), so those are not asked for; the
- * files' bytes all are.
- */
-function coversEveryFile(
-  served: readonly (readonly [number, number])[],
-  layout: TarLayout,
-): boolean {
-  let range = 0;
-  for (const entry of layout.entries) {
-    const start = entry.dataOffset;
-    const end = start + entry.source.size;
-    if (end === start) continue;
-    while (range < served.length && served[range]![1] < end) range++;
-    const covering = served[range];
-    if (!covering || covering[0] > start || covering[1] < end) return false;
-  }
-  return true;
 }
 
 /**
@@ -128,7 +111,7 @@ async function issueFor(
   );
   const delivery = await deliveryOf(ctx.db, recipient.id, tar.layout.size);
   if (
-    !coversEveryFile(delivery.served, tar.layout) ||
+    !entriesCovered(delivery.served, tar.layout).every(Boolean) ||
     !delivery.firstByteAt ||
     !delivery.lastByteAt
   ) {
@@ -162,14 +145,20 @@ async function issueFor(
   const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
     .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
     .sign(key.privateKey);
-  const row = await insertReceipt(ctx.db, {
-    packageId: pkg.id,
-    recipientId: recipient.id,
-    jws,
-    bytes: tar.layout.size,
-    verified: report.verified,
-    unverified: report.unverified.length,
-    failed: report.failed.length,
+  // An engine unpacking the tar skips its framing, so no one download record may hold every
+  // byte; the files' bytes all went, and that is what 'Downloaded' tells the sender.
+  const row = await ctx.db.transaction(async (tx) => {
+    await markDownloadedWhole(ctx, tx, pkg.id, recipient.id);
+    return insertReceipt(tx, {
+      packageId: pkg.id,
+      recipientId: recipient.id,
+      downloadId: delivery.lastDownloadId,
+      jws,
+      bytes: tar.layout.size,
+      verified: report.verified,
+      unverified: report.unverified.length,
+      failed: report.failed.length,
+    });
   });
   return receiptView(row, recipient.email);
 }

@@ -11,6 +11,8 @@ export const externalApi = apiSlice.injectEndpoints({
     externalPackage: query(build, api.inbox.externalFiles),
     externalPackageGrant: mutation(build, api.inbox.externalPackageGrant),
     externalFileGrant: mutation(build, api.inbox.externalFileGrant),
+    /** A signed receipt of the link holder's complete download, asked by the download engine. */
+    externalDeliveryReceipt: mutation(build, api.receipts.issueExternal),
   }),
 });
 
@@ -18,4 +20,5 @@ export const {
   useExternalPackageQuery,
   useExternalPackageGrantMutation,
   useExternalFileGrantMutation,
+  useExternalDeliveryReceiptMutation,
 } = externalApi;

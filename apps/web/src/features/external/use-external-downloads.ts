@@ -1,6 +1,10 @@
 import type { ExternalPackage } from '@filerunner/protocol';
 import { usePackageDownloads } from '../packages/use-package-downloads';
-import { useExternalFileGrantMutation, useExternalPackageGrantMutation } from './external-api';
+import {
+  useExternalDeliveryReceiptMutation,
+  useExternalFileGrantMutation,
+  useExternalPackageGrantMutation,
+} from './external-api';
 
 export const downloadFailed = 'Sorry, we could not start that download. Please try again.';
 
@@ -12,6 +16,7 @@ export const downloadFailed = 'Sorry, we could not start that download. Please t
 export function useExternalDownloads(pkg: ExternalPackage, accessKey: string) {
   const [packageGrant, packageGranting] = useExternalPackageGrantMutation();
   const [fileGrant, fileGranting] = useExternalFileGrantMutation();
+  const [deliveryReceipt] = useExternalDeliveryReceiptMutation();
   const downloads = usePackageDownloads({
     slug: pkg.slug,
     name: pkg.name,
@@ -22,6 +27,12 @@ export function useExternalDownloads(pkg: ExternalPackage, accessKey: string) {
       fileGrant({
         params: { slug: pkg.slug, '*': file.user_path },
         query: { key: accessKey },
+      }).unwrap(),
+    receipt: (report) =>
+      deliveryReceipt({
+        params: { slug: pkg.slug },
+        query: { key: accessKey },
+        body: report,
       }).unwrap(),
     failed: downloadFailed,
   });

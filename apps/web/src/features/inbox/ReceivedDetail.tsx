@@ -19,6 +19,7 @@ import { LazyPinDialog } from '../pin/LazyPinDialog';
 import {
   filesOf,
   usePagedList,
+  useDeliveryReceiptMutation,
   useExtendExpiryMutation,
   useFileDownloadGrantMutation,
   usePackageDownloadGrantMutation,
@@ -33,6 +34,7 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
   const [extend, extending] = useExtendExpiryMutation();
   const [packageGrant, packageGranting] = usePackageDownloadGrantMutation();
   const [fileGrant] = useFileDownloadGrantMutation();
+  const [deliveryReceipt] = useDeliveryReceiptMutation();
   const canDownload = !pkg.expired && !pkg.removed && !pkg.locked;
   const canExtend = pkg.can_extend_expiry && pkg.expires_soon && !pkg.expired && !pkg.removed;
 
@@ -42,6 +44,7 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
     invalidFilenames: pkg.invalid_filenames,
     packageGrant: () => packageGrant({ params: { slug: pkg.slug } }).unwrap(),
     fileGrant: (file) => fileGrant({ params: { slug: pkg.slug, '*': file.user_path } }).unwrap(),
+    receipt: (report) => deliveryReceipt({ params: { slug: pkg.slug }, body: report }).unwrap(),
     failed: packageScreen.downloadFailed,
   });
   const extendExpiry = async () => {

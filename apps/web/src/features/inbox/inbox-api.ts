@@ -81,6 +81,8 @@ export const inboxApi = apiSlice.injectEndpoints({
     /** Grants expire, so each download asks afresh: a change, never a cached read. */
     packageDownloadGrant: mutation(build, api.downloads.packageGrant),
     fileDownloadGrant: mutation(build, api.downloads.fileGrant),
+    /** A signed receipt of a complete download, asked by the download engine. */
+    deliveryReceipt: mutation(build, api.receipts.issue),
   }),
 });
 
@@ -92,6 +94,7 @@ export const {
   useExtendExpiryMutation,
   usePackageDownloadGrantMutation,
   useFileDownloadGrantMutation,
+  useDeliveryReceiptMutation,
 } = inboxApi;
 
 /**

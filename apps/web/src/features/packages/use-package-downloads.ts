@@ -1,5 +1,11 @@
 import { useCallback } from 'react';
-import type { FileDownloadGrant, PackageDownloadGrant, PackageFile } from '@filerunner/protocol';
+import type {
+  DeliveryReceipt,
+  FileDownloadGrant,
+  PackageDownloadGrant,
+  PackageFile,
+  ReceiptRequest,
+} from '@filerunner/protocol';
 import { firstErrorMessage } from '../../app/api-client';
 import { useAppDispatch } from '../../app/hooks';
 import { useToast } from '../../components/toast-context';
@@ -20,6 +26,11 @@ export interface DownloadablePackage {
   invalidFilenames: boolean;
   packageGrant: () => Promise<PackageDownloadGrant>;
   fileGrant: (file: PackageFile) => Promise<FileDownloadGrant>;
+  /**
+   * Asks for a signed receipt of the whole package once downloaded into a folder and checked:
+   * a recipient's call (absent for the sender's own downloads).
+   */
+  receipt?: (report: ReceiptRequest) => Promise<DeliveryReceipt>;
   /** What a refusal says when the server gave no reason. */
   failed: string;
 }
@@ -96,7 +107,7 @@ export function usePackageDownloads(pkg: DownloadablePackage) {
     async (method: DownloadMethod) => {
       const folder = await folderFor(method);
       if (folder === null) return;
-      const { packageGrant } = pkg;
+      const { packageGrant, receipt } = pkg;
       queue({
         receivedPackage: name,
         packageSlug: slug,
@@ -108,6 +119,7 @@ export function usePackageDownloads(pkg: DownloadablePackage) {
         invalidFilenames,
         folder,
         grant: () => packageGrant().then(packageDescriptor, refused),
+        ...(receipt && { receipt }),
       });
     },
     [folderFor, queue, pkg, name, slug, invalidFilenames, refused],

@@ -8,6 +8,7 @@ import {
   inboxMessages,
   type ApiRoute,
   type Contract,
+  type DownloadHistory,
   type RecipientGroup,
   type SentPackage,
   type SentRecipient,
@@ -85,6 +86,37 @@ const reel: SentPackage = {
   ],
 };
 
+/** Rita's download in depth: every file, verified by her engine, with its signed receipt. */
+const reelHistory: DownloadHistory = {
+  files: ['a.mov'],
+  recipients: [
+    {
+      id: 3,
+      email: 'rita@example.com',
+      downloads: [
+        {
+          ...reel.recipients[0]!.downloads[0]!,
+          kind: 'package',
+          files_covered: 1,
+          covered: null,
+          verification: 'verified',
+          receipt: {
+            id: 7,
+            receipt: 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJyaXRhIn0.c2ln',
+            recipient_email: 'rita@example.com',
+            issued_at: '2025-01-06T10:00:03.000Z',
+            bytes: 10,
+            verified: 1,
+            unverified: 0,
+            failed: 0,
+          },
+        },
+      ],
+    },
+    { id: 4, email: 'otto@example.com', downloads: [] },
+  ],
+};
+
 const groups: RecipientGroup[] = [
   partnersGroup(
     { id: 3, name: 'Rita Recipient', email: 'rita@example.com' },
@@ -129,6 +161,7 @@ async function openSent(
         return current;
       }
       if (route === api.recipients.list) return groups;
+      if (route === api.downloadHistory.packageHistory) return reelHistory;
       throw new Error(`unexpected call ${route.path}`);
     },
     {
@@ -149,7 +182,8 @@ async function openSent(
       </ToastProvider>
     </Provider>,
   );
-  await screen.findByRole('heading', { name: pkg.name });
+  // The detail pane loads lazily: its first load in jsdom on a busy machine takes seconds.
+  await screen.findByRole('heading', { name: pkg.name }, { timeout: 10_000 });
   return { store, calls };
 }
 
@@ -184,6 +218,18 @@ describe('the Sent screen', { timeout: 20_000 }, () => {
     const history = await screen.findByRole('table', { name: 'Downloads by Rita Recipient' });
     within(history).getByText('203.0.113.9');
     within(history).getByText('Complete');
+    // The detail arrives from the history call: the files it covered, the check, the receipt.
+    await within(history).findByText('Verified');
+    fireEvent.click(within(history).getByRole('button', { name: 'All files' }));
+    within(screen.getByRole('list', { name: 'Files this download delivered' })).getByText('a.mov');
+    const receipt = within(history).getByRole('link', { name: 'Receipt (.jws)' });
+    expect(receipt.getAttribute('download')).toBe('Reel 1.receipt-7.jws');
+    expect(decodeURIComponent(receipt.getAttribute('href')!)).toContain(
+      reelHistory.recipients[0]!.downloads[0]!.receipt!.receipt,
+    );
+    expect(screen.getByRole('link', { name: 'public key' }).getAttribute('href')).toBe(
+      '/api/receipts/public-key/',
+    );
   });
 
   it('removes a recipient after confirmation: the row dims and its actions close', async () => {

@@ -5,23 +5,17 @@ import Chip from '@mui/material/Chip';
 import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import PersonRemove from '@mui/icons-material/PersonRemove';
 import PhoneIphone from '@mui/icons-material/PhoneIphone';
-import type { SentPackage, SentRecipient } from '@filerunner/protocol';
-import { formatSize } from '@filerunner/protocol';
+import type { DownloadHistory, SentPackage, SentRecipient } from '@filerunner/protocol';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToast } from '../../components/toast-context';
-import { useDateTimeFormat } from '../../app/time-zone';
 import { recipientMessages } from '../packages/package-screen';
 import { UpdateMobileDialog } from './UpdateMobileDialog';
-import { useRemoveRecipientMutation } from './sent-api';
+import { DownloadHistoryTable } from './DownloadHistoryTable';
+import { useDownloadHistoryQuery, useRemoveRecipientMutation } from './sent-api';
 import { downloadStatusLabel, recipientEditable } from './sent-recipients';
 
 /**
@@ -34,6 +28,12 @@ export function SentRecipients({ pkg }: { pkg: SentPackage }) {
   const [removing, setRemoving] = useState<SentRecipient | null>(null);
   const [editing, setEditing] = useState<SentRecipient | null>(null);
   const [remove, removal] = useRemoveRecipientMutation();
+  // The history in depth costs the server a look at every file: read once someone asks.
+  const [historyWanted, setHistoryWanted] = useState(false);
+  const { data: history } = useDownloadHistoryQuery(
+    { params: { slug: pkg.slug } },
+    { skip: !historyWanted },
+  );
 
   const confirmRemove = async () => {
     if (!removing) return;
@@ -60,6 +60,9 @@ export function SentRecipients({ pkg }: { pkg: SentPackage }) {
             editable={recipientEditable(pkg, r)}
             onRemove={() => setRemoving(r)}
             onEditMobile={() => setEditing(r)}
+            history={history}
+            onHistoryOpened={() => setHistoryWanted(true)}
+            packageName={pkg.name}
           />
         ))}
       </Stack>
@@ -87,11 +90,14 @@ function RecipientRow(props: {
   editable: boolean;
   onRemove: () => void;
   onEditMobile: () => void;
+  /** The package's download history in depth, once some recipient's history was opened. */
+  history: DownloadHistory | undefined;
+  onHistoryOpened: () => void;
+  packageName: string;
 }) {
   const r = props.recipient;
   const [history, setHistory] = useState(false);
   const status = downloadStatusLabel[r.downloaded];
-  const formatDateTime = useDateTimeFormat();
   return (
     <Box
       role="listitem"
@@ -124,7 +130,14 @@ function RecipientRow(props: {
           color={status.color}
           data-testid="download-status"
         />
-        <Button size="small" onClick={() => setHistory((open) => !open)} aria-expanded={history}>
+        <Button
+          size="small"
+          onClick={() => {
+            setHistory((open) => !open);
+            props.onHistoryOpened();
+          }}
+          aria-expanded={history}
+        >
           History ({r.downloads.length})
         </Button>
         <Tooltip title="Update mobile">
@@ -153,34 +166,13 @@ function RecipientRow(props: {
         </Tooltip>
       </Stack>
       <Collapse in={history} unmountOnExit>
-        {r.downloads.length === 0 ? (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            No downloads yet.
-          </Typography>
-        ) : (
-          <Table size="small" aria-label={`Downloads by ${r.name}`} sx={{ mt: 1 }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Started</TableCell>
-                <TableCell>Bytes</TableCell>
-                <TableCell>Duration</TableCell>
-                <TableCell>IP address</TableCell>
-                <TableCell>Result</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {r.downloads.map((d, i) => (
-                <TableRow key={`${d.min_ts}-${i}`}>
-                  <TableCell>{formatDateTime(d.min_ts)}</TableCell>
-                  <TableCell>{formatSize(d.bytes)}</TableCell>
-                  <TableCell>{Math.round(d.duration)} s</TableCell>
-                  <TableCell>{d.ip}</TableCell>
-                  <TableCell>{d.is_partial ? 'Partial' : 'Complete'}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+        <DownloadHistoryTable
+          recipientName={r.name}
+          downloads={r.downloads}
+          detail={props.history?.recipients.find((h) => h.id === r.id)?.downloads}
+          files={props.history?.files ?? []}
+          packageName={props.packageName}
+        />
       </Collapse>
     </Box>
   );

@@ -39,6 +39,8 @@ export const sentApi = apiSlice.injectEndpoints({
       (slug: string, page) => ({ params: { slug }, query: { page } }),
       { providesTags: ['Sent'] },
     ),
+    /** Each download's files, verification and receipt: read when a history is opened. */
+    downloadHistory: query(build, api.downloadHistory.packageHistory, { providesTags: ['Sent'] }),
     // Adding may register new addresses on the contract: the people lists are read again.
     addRecipients: mutation(build, api.inbox.addRecipients, {
       invalidatesTags: ['Recipients', 'ContractUsers'],
@@ -57,6 +59,7 @@ export const {
   useSentListInfiniteQuery,
   useSentPackageQuery,
   useSentFilesInfiniteQuery,
+  useDownloadHistoryQuery,
   useAddRecipientsMutation,
   useRemoveRecipientMutation,
   useUpdateRecipientMutation,

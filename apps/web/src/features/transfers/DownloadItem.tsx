@@ -52,6 +52,11 @@ export function DownloadItem(props: { download: DownloadRecord }) {
             .join(' · ')}
         </Typography>
       )}
+      {download.receipted && (
+        <Typography variant="caption" color="text.secondary" data-testid="download-receipted">
+          Delivery receipted: the sender has a signed receipt of it.
+        </Typography>
+      )}
       <DownloadErrorAlert download={download} />
       <DownloadControls download={download} />
     </UploadItemFrame>

@@ -262,4 +262,29 @@ describe('the download queue', () => {
     await vi.advanceTimersByTimeAsync(500);
     expect(engine.jobs[0]!.job.method).toBe('tar');
   });
+
+  it("hands a recipient's receipt request to the folder engine, and shows when it was signed", async () => {
+    const { controller, store, browser, engine, request } = queueWith({ folders: true });
+    const asked: unknown[] = [];
+    const receipt = async (report: unknown) => {
+      asked.push(report);
+      return {} as never;
+    };
+    const { id } = controller.enqueue(request('A', { method: 'unpack', folder, receipt }));
+    await vi.advanceTimersByTimeAsync(0);
+    const { job } = engine.jobs[0]!;
+    engine.jobs[0]!.finish({ verifiedFiles: 3 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().downloads.records[id]!.receipted).toBe(false);
+    // The engine asks with the queue's call and says when the server signed one.
+    await job.receipt!.ask({ verified: 3, unverified: [], failed: [] });
+    expect(asked).toEqual([{ verified: 3, unverified: [], failed: [] }]);
+    job.receipt!.issued();
+    expect(store.getState().downloads.records[id]!.receipted).toBe(true);
+
+    // The browser's own download cannot check files: it is given no receipt to ask.
+    controller.enqueue(request('B', { receipt }));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(browser.jobs[0]!.job.receipt).toBeUndefined();
+  });
 });

@@ -1,4 +1,5 @@
 import type { UnknownAction } from '@reduxjs/toolkit';
+import type { DeliveryReceipt, ReceiptRequest } from '@filerunner/protocol';
 import {
   errorKindOf,
   type DownloadDescriptor,
@@ -14,6 +15,7 @@ import {
   downloadPlaced,
   downloadProgressed,
   downloadQueued,
+  downloadReceipted,
   downloadRemoved,
   downloadRetried,
   downloadStarted,
@@ -45,6 +47,11 @@ export interface DownloadRequest extends Omit<NewDownload, 'identifier' | 'rootF
    */
   grant: () => Promise<DownloadDescriptor>;
   folder?: DownloadFolder | null;
+  /**
+   * Asks the server for a signed receipt of the whole package (a recipient's download: the
+   * sender cannot ask one of their own); the folder engine asks once its files are checked.
+   */
+  receipt?: (report: ReceiptRequest) => Promise<DeliveryReceipt>;
 }
 
 /** How a Failed download is tried again. */
@@ -62,6 +69,7 @@ type Store = {
 interface Pending {
   grant: () => Promise<DownloadDescriptor>;
   folder: DownloadFolder | null;
+  receipt: DownloadRequest['receipt'];
   /** Set while it runs: aborting it is the cancel. */
   abort: AbortController | null;
   /** Settles once the grant was given or refused, for the button that asked. */
@@ -99,10 +107,16 @@ export class DownloadController {
    * the server's reason).
    */
   enqueue(request: DownloadRequest): { id: string; granted: Promise<void> } {
-    const { grant, folder = null, ...fields } = request;
+    const { grant, folder = null, receipt, ...fields } = request;
     const id = `download-${Date.now().toString(36)}-${(nextId++).toString(36)}`;
     const granted = new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { grant, folder, abort: null, granted: { resolve, reject } });
+      this.pending.set(id, {
+        grant,
+        folder,
+        receipt,
+        abort: null,
+        granted: { resolve, reject },
+      });
     });
     // Nobody may be listening (a retry from the panel); a refusal is shown on the item.
     granted.catch(() => undefined);
@@ -220,6 +234,11 @@ export class DownloadController {
         options,
         signal,
         onProgress: (progress) => this.dispatch(downloadProgressed({ id, progress })),
+        // Only the engine checks the files a receipt reports on.
+        ...(intoFolder &&
+          entry.receipt && {
+            receipt: { ask: entry.receipt, issued: () => this.dispatch(downloadReceipted(id)) },
+          }),
       });
       if (signal.aborted) return;
       const totalFiles = descriptor.tar ? descriptor.tar.files.length : 1;

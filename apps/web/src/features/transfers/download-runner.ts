@@ -2,6 +2,7 @@
  * The download engine as the queue sees it: only its types cross here, so nothing of the engine
  * is bundled with the queue (the folder runner loads it with the first download).
  */
+import type { DeliveryReceipt, ReceiptRequest } from '@filerunner/protocol';
 import type {
   DownloadDescriptor,
   DownloadErrorKind,
@@ -40,6 +41,17 @@ export interface DownloadJob {
   readonly options: Partial<DownloadOptions>;
   readonly signal: AbortSignal;
   readonly onProgress: (progress: DownloadProgress) => void;
+  /**
+   * For a recipient's download of a whole package: how to ask the server for a signed receipt
+   * once the files are written and checked, and what to tell when it was given. The runner asks
+   * after it answered its outcome, so the download is Completed without waiting for it.
+   */
+  readonly receipt?: DownloadReceiptRequest;
+}
+
+export interface DownloadReceiptRequest {
+  readonly ask: (report: ReceiptRequest) => Promise<DeliveryReceipt>;
+  readonly issued: () => void;
 }
 
 /**

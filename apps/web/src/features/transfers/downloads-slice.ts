@@ -48,6 +48,8 @@ export interface DownloadRecord {
   progress: DownloadProgress | null;
   failedFiles: FailedDownloadFile[];
   error: DownloadProblem | null;
+  /** The server signed a delivery receipt of this download for the package's sender. */
+  receipted: boolean;
 }
 
 export interface DownloadsState {
@@ -106,6 +108,7 @@ const downloadsSlice = createSlice({
         progress: null,
         failedFiles: [],
         error: null,
+        receipted: false,
       };
     },
     downloadStarted(state, action: PayloadAction<string>) {
@@ -179,12 +182,18 @@ const downloadsSlice = createSlice({
         failedFiles: [],
         progress: null,
         percentComplete: 0,
+        receipted: false,
       });
       state.queue = state.queue.filter((queued) => queued !== id);
       const firstQueued = state.queue.findIndex(
         (queued) => state.records[queued]!.status === 'QUEUED',
       );
       state.queue.splice(firstQueued === -1 ? state.queue.length : firstQueued, 0, id);
+    },
+    /** The server signed a receipt of the finished download (its engine asked for one). */
+    downloadReceipted(state, action: PayloadAction<string>) {
+      const record = state.records[action.payload];
+      if (record) record.receipted = true;
     },
     /** A queued download was given a folder to land in. */
     downloadPlaced(state, action: PayloadAction<{ id: string; placement: DownloadPlacement }>) {
@@ -216,6 +225,7 @@ export const {
   downloadFailed,
   downloadRetried,
   downloadPlaced,
+  downloadReceipted,
   downloadRemoved,
 } = downloadsSlice.actions;
 export const downloadsReducer = downloadsSlice.reducer;

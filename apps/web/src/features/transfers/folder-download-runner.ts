@@ -8,7 +8,7 @@ import type { DownloadFolder, DownloadRunner } from './download-runner';
  * The engine and its browser parts load with the first download, not with the page.
  */
 export const folderDownloadRunner: DownloadRunner = async (job) => {
-  const [{ runDownload }, browser, hidden] = await Promise.all([
+  const [{ runDownload, requestReceipt }, browser, hidden] = await Promise.all([
     import('@filerunner/transfer'),
     import('@filerunner/transfer/browser'),
     import('../hidden-settings/hidden-settings'),
@@ -17,8 +17,9 @@ export const folderDownloadRunner: DownloadRunner = async (job) => {
   if (!folder)
     throw Object.assign(new Error('No folder was picked'), { kind: 'directory_handle_invalid' });
   const hasher = new browser.WorkerFileHasher();
+  let outcome;
   try {
-    return await runDownload({
+    outcome = await runDownload({
       descriptor: job.descriptor,
       sink: new browser.FolderSink(folder, {
         mode: job.method === 'tar' ? 'tar' : 'unpack',
@@ -34,6 +35,14 @@ export const folderDownloadRunner: DownloadRunner = async (job) => {
   } finally {
     hasher.dispose?.();
   }
+  // Only a whole package earns a receipt; asked in the background (see `DownloadJob.receipt`).
+  const { receipt } = job;
+  if (receipt && job.descriptor.tar) {
+    void requestReceipt(receipt.ask, outcome).then((issued) => {
+      if (issued) receipt.issued();
+    });
+  }
+  return outcome;
 };
 
 /**

@@ -26,6 +26,7 @@ export function downloadOf(
     progress: null,
     failedFiles: [],
     error: null,
+    receipted: false,
     ...changes,
   };
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "delivery_receipts" ADD COLUMN "download_id" integer;--> statement-breakpoint
+ALTER TABLE "delivery_receipts" ADD CONSTRAINT "delivery_receipts_download_id_downloads_id_fk" FOREIGN KEY ("download_id") REFERENCES "public"."downloads"("id") ON DELETE set null ON UPDATE no action;
