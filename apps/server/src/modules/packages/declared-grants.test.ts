@@ -66,7 +66,10 @@ function underPrefix(server: TestServer, env: SetUp, grants: BulkResponse, name:
   return atServer(server, env, `${t.swift_endpoint}${t.swift_path}${name}${search}`);
 }
 
-/** PUTs `body` by the prefix grant; a store that hangs up on a refused body counts as 413. */
+/**
+ * PUTs `body` with the object's own grant when the grants list it, else with the grant over the
+ * prefix; a store that hangs up on a refused body counts as 413.
+ */
 async function put(
   server: TestServer,
   env: SetUp,
@@ -74,8 +77,10 @@ async function put(
   name: string,
   body: Buffer | ReadableStream<Uint8Array>,
 ): Promise<number> {
+  const own = grants.tempurl_data.objects.find((o) => o.name === name);
+  const url = own ? atServer(server, env, own.temp_url) : underPrefix(server, env, grants, name);
   try {
-    const response = await fetch(underPrefix(server, env, grants, name), {
+    const response = await fetch(url, {
       method: 'PUT',
       body,
       ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
@@ -221,6 +226,67 @@ async function refusesGrantsBeyondTheDeclaration(env: SetUp) {
   const batch = (honest.body as unknown as BulkResponse).bulk_data.file_data[0]!;
   expect([batch.max_file_size, batch.max_file_count]).toEqual([1000, 2]);
   return { pkg, grants: honest.body as unknown as BulkResponse };
+}
+
+const DIGEST = '0123456789abcdef';
+
+/**
+ * Every way of listing objects (slabs, segments) beyond the declaration, each refused with a
+ * 400 naming it; what the declaration allows is answered with a PUT grant per object.
+ */
+async function refusesObjectsBeyondTheDeclaration(env: SetUp) {
+  const pkg = await createPackage(env, sizes(declared));
+  const listing = (objects: { name: string; size: number }[]) =>
+    bulk(env, pkg, { batches: [], large_file_total_size: 0, objects });
+  const segment = (index: number, size = 100_000, digest = DIGEST) => ({
+    name: segmentName(large, digest, size, index),
+    size: Math.min(size, large.bytes.length - index * size),
+  });
+  const refused = (message: string) => ({ status: 400, body: { objects: [message] } });
+
+  for (const name of ['extra.bin', 'brief/a.txt', 'x/y', 'slabs/..', `segments/a/1/000000`]) {
+    expect(await listing([{ name, size: 10 }]), name).toEqual(
+      refused(`${sendMessages.undeclaredObject} (${name})`),
+    );
+  }
+  // A segment past the end of the file, or cut finer than 250 segments allow.
+  for (const object of [segment(2), segment(0, 100)]) {
+    expect(await listing([object]), object.name).toEqual(
+      refused(`${sendMessages.undeclaredObject} (${object.name})`),
+    );
+  }
+  const oversize = { ...segment(0), size: 100_001 };
+  expect(await listing([oversize])).toEqual(
+    refused(`${sendMessages.objectOverAllowance} (${oversize.name})`),
+  );
+  expect(await listing([segment(0), segment(1), segment(0)])).toEqual(
+    refused(`${sendMessages.objectListedTwice} (${segment(0).name})`),
+  );
+  // More objects than the declaration allows (3 files: 54), each within its own allowance.
+  const fine = Array.from({ length: 60 }, (_, i) => segment(i, 800));
+  expect(await listing(fine)).toEqual(refused(sendMessages.objectsBeyondDeclared));
+  // More bytes: the large file twice, under two digests.
+  expect(
+    await listing([segment(0), segment(1), segment(0, 100_000, 'fedcba9876543210')]),
+  ).toEqual(refused(sendMessages.objectsBeyondDeclared));
+  // A body longer than the declared files' objects can need is refused unread.
+  const long = await listing(
+    Array.from({ length: 5000 }, (_, i) => ({ name: `slabs/${'x'.repeat(200)}${i}`, size: 1 })),
+  );
+  expect(long).toEqual({ status: 413, body: { detail: sendMessages.planTooLarge } });
+
+  // What the declaration allows is granted, one plain PUT TempURL per object.
+  const objects = [segment(0), segment(1), { name: 'slabs/1-0123456789abcdef.tar', size: 4000 }];
+  const honest = await listing(objects);
+  expect(honest.status).toBe(200);
+  const grants = honest.body as unknown as BulkResponse;
+  expect(grants.tempurl_data.objects.map((o) => o.name)).toEqual(objects.map((o) => o.name));
+  for (const object of grants.tempurl_data.objects) {
+    const url = new URL(object.temp_url);
+    expect(url.pathname.endsWith(`/${grants.tempurl_data.object_prefix}${object.name}`)).toBe(true);
+    expect(url.searchParams.has('temp_url_prefix')).toBe(false);
+  }
+  return { pkg, grants, objects };
 }
 
 /** Manifests beyond the declared file, each refused with a 400. */

@@ -15,7 +15,7 @@ describe('GrantKeeper', () => {
         asked.push(now);
         return grantExpiring(now / 1000 + 3600);
       },
-      () => ({ batches: [], large_file_total_size: 0 }),
+      () => ({ batches: [], large_file_total_size: 0, objects: [] }),
     );
     const first = await keeper.current();
     now = 54 * 60_000;
@@ -36,7 +36,7 @@ describe('GrantKeeper', () => {
         asked++;
         return grantExpiring(3600);
       },
-      () => ({ batches: [], large_file_total_size: 0 }),
+      () => ({ batches: [], large_file_total_size: 0, objects: [] }),
     );
     const all = await Promise.all([keeper.current(), keeper.current(), keeper.current()]);
     expect(asked).toBe(1);

@@ -10,7 +10,14 @@ import { API_BACKOFF_BASE_MS, ApiError, limits } from '@filerunner/protocol';
 import { backoffDelays, requestWithRetries, storageRetryPolicy, type RetryPolicy } from '../retry';
 import type { FileReports } from './file-reports';
 import type { GrantKeeper } from './grant-keeper';
-import { formPostObjects, formPostUrl, grantForBatch, putUrl, storedObjectPath } from './grants';
+import {
+  formPostObjects,
+  formPostUrl,
+  grantForBatch,
+  headUrl,
+  putUrl,
+  storedObjectPath,
+} from './grants';
 import type { HashBook } from './hash-book';
 import type { Job } from './jobs';
 import { forgetReported, type LedgerWriter } from './ledger';
@@ -362,12 +369,12 @@ function hashesOf(ctx: SendContext, files: readonly ByteSource[], signal: AbortS
   return hashing;
 }
 
-/** PUTs an object under the package prefix with the prefix grant; answers its etag. */
+/** PUTs an object under the package prefix with its own signed URL; answers its etag. */
 async function put(ctx: SendContext, job: Job, name: string, body: Blob, signal: AbortSignal) {
   const share = job.bytes / Math.max(1, body.size);
   const response = await storageRequest(ctx, job, signal, async () => ({
     method: 'PUT',
-    url: putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn()),
+    url: await signedPutUrl(ctx, name, signal),
     body,
     onUploadProgress: (sent) => ctx.tracker.sending(job, Math.floor(sent * share)),
   }));
@@ -376,6 +383,20 @@ async function put(ctx: SendContext, job: Job, name: string, body: Blob, signal:
   if (!etag) throw new JobFailed(`storage answered no etag for ${name}`);
   ctx.tracker.sent(job, job.bytes, true);
   return etag;
+}
+
+/**
+ * The object's PUT URL from the current grants. Every `bulk` call lists the objects still to
+ * send, so the grants hold it; grants asked for before it was due again (a stored object that
+ * turned out missing) are renewed once, listing it.
+ */
+async function signedPutUrl(ctx: SendContext, name: string, signal: AbortSignal): Promise<string> {
+  const url = putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn());
+  if (url) return url;
+  ctx.grants.markStale();
+  const renewed = putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn());
+  if (!renewed) throw new JobFailed(`the upload grants hold no PUT for ${name}`);
+  return renewed;
 }
 
 /**
@@ -444,7 +465,7 @@ async function isStored(
     ctx.http,
     async () => ({
       method: 'HEAD',
-      url: putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn()),
+      url: headUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn()),
     }),
     checkPolicy(ctx.random),
     {
