@@ -339,15 +339,17 @@ const finalise = (env: SetUp, pkg: SenderPackage) =>
 
 /**
  * Objects written through a grant that no recorded file uses are gone once the package is
- * sent; `junk` maps each name to the PUT's expected answer (Swift takes any name).
+ * sent; `junk` maps each name to the PUT's expected answer, and whether `bulk` listed it (Swift
+ * takes a listed name, the embedded store any declared one).
  */
 async function removesWhatNobodyRecorded(
   server: TestServer,
   env: SetUp,
-  junk: [name: string, bytes: Buffer, status: number][],
+  junk: [name: string, bytes: Buffer, status: number, listed?: boolean][],
 ) {
   const pkg = await createPackage(env, sizes(declared));
-  const grants = await env.sender.grants(pkg, [small, medium], large.bytes.length);
+  const listed = junk.filter(([, , , l]) => l).map(([name, bytes]) => ({ name, size: bytes.length }));
+  const grants = await env.sender.grants(pkg, [small, medium], large.bytes.length, listed);
   for (const [name, bytes, status] of junk) {
     expect(await put(server, env, grants, name, bytes), name).toBe(status);
   }
@@ -363,12 +365,14 @@ async function removesWhatNobodyRecorded(
 }
 
 /** A recorded object written again after its report: the package is refused, nothing sent. */
-async function refusesAnObjectChangedAfterItsReport(server: TestServer, env: SetUp) {
+async function refusesAnObjectChangedAfterItsReport(env: SetUp) {
   const pkg = await createPackage(env, sizes([small, medium]));
   const grants = await env.sender.grants(pkg, [small, medium]);
   const reports = await env.sender.formPost(grants, [small, medium]);
   expect((await env.sender.upload(pkg, 'updatefiles', { files: reports })).status).toBe(200);
-  expect(await put(server, env, grants, objectName(grants, small), fileBytes(10, 99))).toBe(201);
+  // Written again through the FormPost grant, still valid.
+  const again = await env.sender.postForm(grants, [{ path: small.path, bytes: fileBytes(10, 99) }]);
+  expect(again.status).toBe(201);
   expect(await finalise(env, pkg)).toEqual({
     status: 400,
     body: {
@@ -377,8 +381,8 @@ async function refusesAnObjectChangedAfterItsReport(server: TestServer, env: Set
     },
   });
   // Uploaded again and reported again, it is sent.
-  const again = await env.sender.formPost(grants, [small]);
-  expect((await env.sender.upload(pkg, 'updatefiles', { files: again })).status).toBe(200);
+  const resent = await env.sender.formPost(grants, [small]);
+  expect((await env.sender.upload(pkg, 'updatefiles', { files: resent })).status).toBe(200);
   expect((await finalise(env, pkg)).status).toBe(200);
 }
 
@@ -392,6 +396,14 @@ describe('a hostile sender on the embedded store', () => {
 
   it('gets no grant for files, sizes or batches beyond the declaration', async () => {
     await refusesGrantsBeyondTheDeclaration(env);
+  });
+
+  it('gets no PUT grant for objects beyond the declaration', async () => {
+    const { grants, objects } = await refusesObjectsBeyondTheDeclaration(env);
+    // Each listed object is written with its own grant, within its allowance.
+    expect(await put(server, env, grants, objects[0]!.name, fileBytes(100_000, 3))).toBe(201);
+    // The store holds each to its declared file's allowance by itself.
+    expect(await put(server, env, grants, objects[1]!.name, fileBytes(100_001, 3))).toBe(413);
   });
 
   it('cannot PUT objects nobody declared, nor more bytes than declared', async () => {
@@ -471,7 +483,7 @@ describe('a hostile sender on the embedded store', () => {
   });
 
   it('is refused at send when a reported object was written again', async () => {
-    await refusesAnObjectChangedAfterItsReport(server, env);
+    await refusesAnObjectChangedAfterItsReport(env);
   });
 
   it('still sends an honest package of every kind of file within its declared size', async () => {
@@ -518,13 +530,72 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
     await refusesManifestsBeyondTheDeclaration(env, pkg);
   });
 
-  it('finds objects nobody declared gone once the package is sent', async () => {
+  it('can PUT only the objects it listed: Swift answers 401 for any other', async () => {
+    const { grants, objects } = await refusesObjectsBeyondTheDeclaration(env);
+    const t = grants.tempurl_data;
+    const [first, second] = objects as [(typeof objects)[0], (typeof objects)[0]];
+    // A listed object, with its own grant.
+    expect(await put(server, env, grants, first.name, fileBytes(100_000, 50))).toBe(201);
+    // Other names under the prefix: the prefix grant writes nothing, declared or not.
+    const unlisted = [
+      'extra.bin',
+      'brief/a.txt',
+      'slabs/2-0123456789abcdef.tar',
+      segmentName(large, 'fedcba9876543210', 100_000, 0),
+    ];
+    for (const name of [...unlisted, second.name]) {
+      expect(await put(server, env, grants, name, fileBytes(10, 51)), name).toBe(
+        name === second.name ? 201 : 401,
+      );
+    }
+    const prefixPut = await fetch(underPrefix(server, env, grants, second.name), {
+      method: 'PUT',
+      body: fileBytes(10, 52),
+    });
+    expect(prefixPut.status).toBe(401);
+    // One object's signature does not write another.
+    const ownQuery = new URL(t.objects.find((o) => o.name === first.name)!.temp_url).search;
+    const swapped = await fetch(`${t.swift_endpoint}${t.swift_path}extra.bin${ownQuery}`, {
+      method: 'PUT',
+      body: fileBytes(10, 53),
+    });
+    expect(swapped.status).toBe(401);
+    // The prefix grant checks what is stored (a resume does), and only that.
+    const head = await fetch(underPrefix(server, env, grants, first.name), { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length')]).toEqual([200, '100000']);
+    const { keys, bytes } = await objectsOf(server, grants);
+    expect(keys.sort()).toEqual([first.name, second.name].sort());
+    expect(bytes).toBeLessThanOrEqual(declaredBytes);
+  });
+
+  it('finds objects nobody recorded gone once the package is sent', async () => {
+    // Only listed names can be written; one of the large file under a digest the engine did
+    // not use (a file that changed mid-upload) is one the declaration allows, and nobody uses.
     await removesWhatNobodyRecorded(server, env, [
-      ['extra.bin', fileBytes(50_000, 22), 201],
-      ['brief/a.txt', fileBytes(MiB, 23), 201],
-      [segmentName(large, '0123456789abcdef', 100_000, 1), fileBytes(100_000, 24), 201],
-      [segmentName(large, '0123456789abcdef', 100, 7), fileBytes(100, 25), 201],
+      ['extra.bin', fileBytes(50_000, 22), 401],
+      ['brief/a.txt', fileBytes(MiB, 23), 401],
+      [segmentName(large, '0123456789abcdef', 100_000, 1), fileBytes(100_000, 24), 201, true],
+      [segmentName(large, '0123456789abcdef', 100, 7), fileBytes(100, 25), 401],
     ]);
+  });
+
+  it('sends an honest package of every kind of file, its bytes within the declaration', async () => {
+    const { slabbed, all } = everyKindOfFile();
+    const pkg = await env.sender.createOf(all, {
+      contract: env.fx.contract.slug,
+      name: 'Honest',
+      recipients: [{ id: env.fx.receiver.user.id }],
+    });
+    const { grants } = await env.sender.send(all, { pkg }, { slabbed });
+    // The engine listed its slab and segments, and PUT each with its own grant.
+    expect(grants[0]!.tempurl_data.objects.map((o) => o.name.split('/')[0]).sort()).toEqual(
+      ['segments', 'segments', 'segments', 'slabs'],
+    );
+    const files = all.reduce((sum, f) => sum + f.bytes.length, 0);
+    const framing = slabbed.length * 1024 + 1024;
+    const { bytes } = await objectsOf(server, grants[0]!);
+    expect(bytes).toBeGreaterThanOrEqual(files);
+    expect(bytes).toBeLessThanOrEqual(files + framing);
   });
 
   it('refuses a file that storage was told to delete (FormPost x_delete_after)', async () => {
@@ -597,7 +668,7 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
   });
 
   it('is refused at send when a reported object was written again', async () => {
-    await refusesAnObjectChangedAfterItsReport(server, env);
+    await refusesAnObjectChangedAfterItsReport(env);
   });
 
   it('never sends more stored bytes than the package declared', async () => {
@@ -618,9 +689,12 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
       ],
     });
 
-    // One slab far larger than the files: deleted at the send, and the send refused.
+    // One slab listed within the declaration, written far larger (a TempURL signs a path, not
+    // a size): deleted at the send, and the send refused.
     const pkg = await createPackage(env, sizes([small, medium]));
-    const grants = await env.sender.grants(pkg, [small, medium]);
+    const grants = await env.sender.grants(pkg, [small, medium], 0, [
+      { name: 'slabs/big.tar', size: 4000 },
+    ]);
     expect(await put(server, env, grants, 'slabs/big.tar', slabOf(MiB, 30))).toBe(201);
     const big = slabReport(grants, 'slabs/big.tar', MiB);
     expect((await env.sender.upload(pkg, 'updateslabfile', big)).status).toBe(200);
@@ -633,11 +707,17 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
     });
     expect((await objectsOf(server, grants)).keys).toEqual([]);
 
-    // Two slabs each within a slab's allowance, together beyond the declaration: refused.
+    // Two slabs each within a slab's allowance, together beyond the declaration: not granted
+    // together; granted one call each, written, and refused at the send.
     const twice = await createPackage(env, sizes([small, medium]));
-    const twiceGrants = await env.sender.grants(twice, [small, medium]);
-    for (const name of ['slabs/one.tar', 'slabs/two.tar']) {
-      expect(await put(server, env, twiceGrants, name, slabOf(4000, 31))).toBe(201);
+    const both = ['slabs/one.tar', 'slabs/two.tar'].map((name) => ({ name, size: 4000 }));
+    expect(
+      await bulk(env, twice, { batches: [], large_file_total_size: 0, objects: both }),
+    ).toEqual({ status: 400, body: { objects: [sendMessages.objectsBeyondDeclared] } });
+    let twiceGrants = await env.sender.grants(twice, [small, medium]);
+    for (const object of both) {
+      twiceGrants = await env.sender.grants(twice, [small, medium], 0, [object]);
+      expect(await put(server, env, twiceGrants, object.name, slabOf(4000, 31))).toBe(201);
     }
     const one = slabReport(twiceGrants, 'slabs/one.tar', 4000);
     const two = { ...slabReport(twiceGrants, 'slabs/two.tar', 4000), files: [one.files[1]] };
