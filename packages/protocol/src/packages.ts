@@ -52,7 +52,8 @@ export const sendMessages = {
   undeclaredObject: 'That object is not one of the package’s declared files.',
   objectOverAllowance: 'The object is larger than its declared file allows.',
   objectListedTwice: 'An object can be listed only once.',
-  objectsBeyondDeclared: 'The listed objects are more, or larger, than the package’s declared files.',
+  objectsBeyondDeclared:
+    'The listed objects are more, or larger, than the package’s declared files.',
   // What finalise and the reports find in storage.
   objectExpires:
     'The stored object is set to be deleted by storage (X-Delete-At): upload it again without an expiry.',

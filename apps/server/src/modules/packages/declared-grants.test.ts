@@ -266,9 +266,9 @@ async function refusesObjectsBeyondTheDeclaration(env: SetUp) {
   const fine = Array.from({ length: 60 }, (_, i) => segment(i, 800));
   expect(await listing(fine)).toEqual(refused(sendMessages.objectsBeyondDeclared));
   // More bytes: the large file twice, under two digests.
-  expect(
-    await listing([segment(0), segment(1), segment(0, 100_000, 'fedcba9876543210')]),
-  ).toEqual(refused(sendMessages.objectsBeyondDeclared));
+  expect(await listing([segment(0), segment(1), segment(0, 100_000, 'fedcba9876543210')])).toEqual(
+    refused(sendMessages.objectsBeyondDeclared),
+  );
   // A body longer than the declared files' objects can need is refused unread.
   const long = await listing(
     Array.from({ length: 5000 }, (_, i) => ({ name: `slabs/${'x'.repeat(200)}${i}`, size: 1 })),
@@ -348,7 +348,9 @@ async function removesWhatNobodyRecorded(
   junk: [name: string, bytes: Buffer, status: number, listed?: boolean][],
 ) {
   const pkg = await createPackage(env, sizes(declared));
-  const listed = junk.filter(([, , , l]) => l).map(([name, bytes]) => ({ name, size: bytes.length }));
+  const listed = junk
+    .filter(([, , , l]) => l)
+    .map(([name, bytes]) => ({ name, size: bytes.length }));
   const grants = await env.sender.grants(pkg, [small, medium], large.bytes.length, listed);
   for (const [name, bytes, status] of junk) {
     expect(await put(server, env, grants, name, bytes), name).toBe(status);
@@ -588,9 +590,12 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
     });
     const { grants } = await env.sender.send(all, { pkg }, { slabbed });
     // The engine listed its slab and segments, and PUT each with its own grant.
-    expect(grants[0]!.tempurl_data.objects.map((o) => o.name.split('/')[0]).sort()).toEqual(
-      ['segments', 'segments', 'segments', 'slabs'],
-    );
+    expect(grants[0]!.tempurl_data.objects.map((o) => o.name.split('/')[0]).sort()).toEqual([
+      'segments',
+      'segments',
+      'segments',
+      'slabs',
+    ]);
     const files = all.reduce((sum, f) => sum + f.bytes.length, 0);
     const framing = slabbed.length * 1024 + 1024;
     const { bytes } = await objectsOf(server, grants[0]!);

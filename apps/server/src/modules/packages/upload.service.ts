@@ -125,7 +125,8 @@ export async function signUploadGrants(
   assertUploading(pkg);
   const declared = await declaredFilesOf(ctx.db, pkg.id);
   assertPlanDeclared(plan, new Map(declared.map((f) => [f.userPath, f.size])));
-  if (plan.objects.length > 0) assertObjectsDeclared(plan.objects, new PackageDeclaration(declared));
+  if (plan.objects.length > 0)
+    assertObjectsDeclared(plan.objects, new PackageDeclaration(declared));
   const expires = Math.floor(Date.now() / 1000) + UPLOAD_GRANT_SECONDS;
   const fileData = plan.batches.map((batch) => {
     const maxFileSize = Math.max(1, ...batch.files.map((f) => f.size));

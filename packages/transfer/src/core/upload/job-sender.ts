@@ -10,14 +10,7 @@ import { API_BACKOFF_BASE_MS, ApiError, limits } from '@filerunner/protocol';
 import { backoffDelays, requestWithRetries, storageRetryPolicy, type RetryPolicy } from '../retry';
 import type { FileReports } from './file-reports';
 import type { GrantKeeper } from './grant-keeper';
-import {
-  formPostObjects,
-  formPostUrl,
-  grantForBatch,
-  headUrl,
-  putUrl,
-  storedObjectPath,
-} from './grants';
+import { formPostObjects, formPostUrl, grantForBatch, headUrl, storedObjectPath } from './grants';
 import type { HashBook } from './hash-book';
 import type { Job } from './jobs';
 import { forgetReported, type LedgerWriter } from './ledger';
@@ -374,7 +367,7 @@ async function put(ctx: SendContext, job: Job, name: string, body: Blob, signal:
   const share = job.bytes / Math.max(1, body.size);
   const response = await storageRequest(ctx, job, signal, async () => ({
     method: 'PUT',
-    url: await signedPutUrl(ctx, name, signal),
+    url: await ctx.grants.putUrlOf(name, ctx.nextTurn, signal),
     body,
     onUploadProgress: (sent) => ctx.tracker.sending(job, Math.floor(sent * share)),
   }));
@@ -383,20 +376,6 @@ async function put(ctx: SendContext, job: Job, name: string, body: Blob, signal:
   if (!etag) throw new JobFailed(`storage answered no etag for ${name}`);
   ctx.tracker.sent(job, job.bytes, true);
   return etag;
-}
-
-/**
- * The object's PUT URL from the current grants. Every `bulk` call lists the objects still to
- * send, so the grants hold it; grants asked for before it was due again (a stored object that
- * turned out missing) are renewed once, listing it.
- */
-async function signedPutUrl(ctx: SendContext, name: string, signal: AbortSignal): Promise<string> {
-  const url = putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn());
-  if (url) return url;
-  ctx.grants.markStale();
-  const renewed = putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn());
-  if (!renewed) throw new JobFailed(`the upload grants hold no PUT for ${name}`);
-  return renewed;
 }
 
 /**

@@ -482,7 +482,9 @@ describe('failures', () => {
     const done = await runner.start();
 
     expect(done.status).toBe('COMPLETED');
-    const bodies = http.sent('POST', urls.bulk).map((r) => r.json as { objects: { name: string }[] });
+    const bodies = http
+      .sent('POST', urls.bulk)
+      .map((r) => r.json as { objects: { name: string }[] });
     expect(bodies).toHaveLength(2);
     const segments = plan.largeFiles[0]!.segments.map((s) => s.name);
     expect(bodies[0]!.objects.map((o) => o.name)).toEqual(segments);
