@@ -415,7 +415,7 @@ export const packageRoutes = {
   bulk: defineRoute({
     method: 'POST',
     path: '/packages/:slug/bulk/',
-    summary: 'Sign the upload grants of an upload plan (FormPost per batch, PUT under the prefix)',
+    summary: 'Sign the upload grants of an upload plan (FormPost per batch, PUT per listed object)',
     auth: 'user',
     params: packageParams,
     body: bulkRequest,

@@ -29,7 +29,7 @@ import {
 } from './packages.repository';
 
 /**
- * How long upload grants (the FormPosts and the PUT over the package's prefix) work. Storage
+ * How long upload grants (the FormPosts and the PUTs of the plan's objects) work. Storage
  * checks a grant when a request starts, so a long upload of one object outlives it; the engine
  * asks `bulk` again for fresh grants before they run out, which works while the package is
  * uploading. Short, because a grant cannot be revoked: on Swift a grant still valid after the
