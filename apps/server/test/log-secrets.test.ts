@@ -114,6 +114,10 @@ describe('the log at debug level', () => {
     expect(grants.length).toBeGreaterThan(0);
     for (const grant of grants) {
       secrets.addSignature('TempURL signature', grant.tempurl_data.temp_url);
+      // Each slab and segment is PUT with a grant of its own, through the embedded store.
+      for (const object of grant.tempurl_data.objects) {
+        secrets.addSignature('object PUT signature', object.temp_url);
+      }
       secrets.add('FormPost signature', grant.bulk_data.file_data[0]!.sig);
     }
 

@@ -3,6 +3,7 @@ import type { BulkResponse, SenderPackage } from '@filerunner/protocol';
 import {
   defaultUploadLimits,
   nodeUploadPorts,
+  plannedObjects,
   planSlabs,
   planUpload,
   UploadRunner,
@@ -82,12 +83,15 @@ export function testPlan(files: TestFile[], slabbed: TestFile[] = []): UploadPla
     { limits: testUploadLimits },
   );
   if (slabbed.length === 0) return plan;
+  const slabs = planSlabs(
+    slabbed.map((f) => memorySource(f)),
+    testUploadLimits,
+  );
   return {
     ...plan,
-    slabs: planSlabs(
-      slabbed.map((f) => memorySource(f)),
-      testUploadLimits,
-    ),
+    // `bulk` lists every object the plan PUTs, the slabs as well.
+    bulk: { ...plan.bulk, objects: plannedObjects(slabs, plan.largeFiles) },
+    slabs,
     totalFiles: plan.totalFiles + slabbed.length,
     totalBytes: plan.totalBytes + slabbed.reduce((sum, f) => sum + f.bytes.length, 0),
   };
@@ -206,8 +210,16 @@ export class TestUploader {
     });
   }
 
-  /** Grants for one batch of `small` files (and the prefix PUT grant). */
-  async grants(pkg: SenderPackage, small: TestFile[], largeTotal = 0): Promise<BulkResponse> {
+  /**
+   * Grants for one batch of `small` files, a PUT grant for each of `objects` (slabs and
+   * segments, by name under the prefix) and the grant over the prefix.
+   */
+  async grants(
+    pkg: SenderPackage,
+    small: TestFile[],
+    largeTotal = 0,
+    objects: { name: string; size: number }[] = [],
+  ): Promise<BulkResponse> {
     const { status, body } = await this.call('POST', `/packages/${pkg.slug}/bulk/`, {
       batches: [
         {
@@ -216,6 +228,7 @@ export class TestUploader {
         },
       ],
       large_file_total_size: largeTotal,
+      objects,
     });
     if (status !== 200) throw new Error(`bulk failed ${status}: ${JSON.stringify(body)}`);
     return body as unknown as BulkResponse;

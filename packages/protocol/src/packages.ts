@@ -48,6 +48,12 @@ export const sendMessages = {
   largeFilesTooLarge: 'large_file_total_size is more than the package’s declared files.',
   planTooLarge: 'The upload plan is longer than the package’s declared files need.',
   duplicateSegment: 'A segment can be listed only once in a large file.',
+  // The objects a plan PUTs (slabs, segments), each granted by name.
+  undeclaredObject: 'That object is not one of the package’s declared files.',
+  objectOverAllowance: 'The object is larger than its declared file allows.',
+  objectListedTwice: 'An object can be listed only once.',
+  objectsBeyondDeclared:
+    'The listed objects are more, or larger, than the package’s declared files.',
   // What finalise and the reports find in storage.
   objectExpires:
     'The stored object is set to be deleted by storage (X-Delete-At): upload it again without an expiry.',
@@ -190,7 +196,16 @@ export const createPackageRequest = z
   });
 export type CreatePackageRequest = z.infer<typeof createPackageRequest>;
 
-/** The upload plan's batches, for which the server signs FormPost and TempURL grants. */
+/**
+ * An object the plan PUTs (a slab or a segment), named relative to the package's prefix, with
+ * the bytes it will hold. The server signs a PUT for each one it finds declared.
+ */
+export const plannedObject = z.object({ name: text().min(1).max(2048), size: byteCount });
+
+/**
+ * The upload plan's batches, for which the server signs FormPost grants, and the objects it
+ * PUTs, for which it signs one TempURL each.
+ */
 export const bulkRequest = z.object({
   batches: z
     .array(
@@ -203,6 +218,14 @@ export const bulkRequest = z.object({
     )
     .max(packageLimits.maxFiles),
   large_file_total_size: byteCount.default(0),
+  /**
+   * Every slab and segment still to PUT. The declaration bounds how many a package can have
+   * (each file one object and at most 250 segments); the body's length is capped before this.
+   */
+  objects: z
+    .array(plannedObject)
+    .max(packageLimits.maxFiles * (1 + packageLimits.maxSloSegments))
+    .default([]),
 });
 export type BulkRequest = z.infer<typeof bulkRequest>;
 
@@ -337,7 +360,13 @@ export type FormPostBatchGrant = z.infer<typeof formPostBatchGrant>;
 
 export const bulkResponse = z.object({
   bulk_data: z.object({ file_data: z.array(formPostBatchGrant) }),
-  /** A PUT grant for every key under the prefix: large-file segments and slab objects. */
+  /**
+   * The grants for objects PUT under the prefix. `objects` holds one signed PUT URL per object
+   * the plan listed, the only way to write one. The prefix fields (`temp_url`, `signature`,
+   * `path`) sign the whole prefix for HEAD only, so the engine checks what an earlier run stored
+   * (on the embedded store, which refuses undeclared objects by itself, the prefix grant is
+   * still a PUT, for older engines; see decision 017).
+   */
   tempurl_data: z.object({
     path: z.string(),
     container: z.string(),
@@ -348,6 +377,8 @@ export const bulkResponse = z.object({
     swift_path: z.string(),
     object_prefix: z.string(),
     alternative_urls: z.array(z.string()),
+    /** A PUT TempURL for each listed object, on `swift_endpoint` (swap the host for another). */
+    objects: z.array(z.object({ name: z.string(), temp_url: z.string() })).default([]),
   }),
 });
 export type BulkResponse = z.infer<typeof bulkResponse>;
@@ -384,7 +415,7 @@ export const packageRoutes = {
   bulk: defineRoute({
     method: 'POST',
     path: '/packages/:slug/bulk/',
-    summary: 'Sign the upload grants of an upload plan (FormPost per batch, PUT under the prefix)',
+    summary: 'Sign the upload grants of an upload plan (FormPost per batch, PUT per listed object)',
     auth: 'user',
     params: packageParams,
     body: bulkRequest,

@@ -66,7 +66,10 @@ function underPrefix(server: TestServer, env: SetUp, grants: BulkResponse, name:
   return atServer(server, env, `${t.swift_endpoint}${t.swift_path}${name}${search}`);
 }
 
-/** PUTs `body` by the prefix grant; a store that hangs up on a refused body counts as 413. */
+/**
+ * PUTs `body` with the object's own grant when the grants list it, else with the grant over the
+ * prefix; a store that hangs up on a refused body counts as 413.
+ */
 async function put(
   server: TestServer,
   env: SetUp,
@@ -74,8 +77,10 @@ async function put(
   name: string,
   body: Buffer | ReadableStream<Uint8Array>,
 ): Promise<number> {
+  const own = grants.tempurl_data.objects.find((o) => o.name === name);
+  const url = own ? atServer(server, env, own.temp_url) : underPrefix(server, env, grants, name);
   try {
-    const response = await fetch(underPrefix(server, env, grants, name), {
+    const response = await fetch(url, {
       method: 'PUT',
       body,
       ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
@@ -223,6 +228,67 @@ async function refusesGrantsBeyondTheDeclaration(env: SetUp) {
   return { pkg, grants: honest.body as unknown as BulkResponse };
 }
 
+const DIGEST = '0123456789abcdef';
+
+/**
+ * Every way of listing objects (slabs, segments) beyond the declaration, each refused with a
+ * 400 naming it; what the declaration allows is answered with a PUT grant per object.
+ */
+async function refusesObjectsBeyondTheDeclaration(env: SetUp) {
+  const pkg = await createPackage(env, sizes(declared));
+  const listing = (objects: { name: string; size: number }[]) =>
+    bulk(env, pkg, { batches: [], large_file_total_size: 0, objects });
+  const segment = (index: number, size = 100_000, digest = DIGEST) => ({
+    name: segmentName(large, digest, size, index),
+    size: Math.min(size, large.bytes.length - index * size),
+  });
+  const refused = (message: string) => ({ status: 400, body: { objects: [message] } });
+
+  for (const name of ['extra.bin', 'brief/a.txt', 'x/y', 'slabs/..', `segments/a/1/000000`]) {
+    expect(await listing([{ name, size: 10 }]), name).toEqual(
+      refused(`${sendMessages.undeclaredObject} (${name})`),
+    );
+  }
+  // A segment past the end of the file, or cut finer than 250 segments allow.
+  for (const object of [segment(2), segment(0, 100)]) {
+    expect(await listing([object]), object.name).toEqual(
+      refused(`${sendMessages.undeclaredObject} (${object.name})`),
+    );
+  }
+  const oversize = { ...segment(0), size: 100_001 };
+  expect(await listing([oversize])).toEqual(
+    refused(`${sendMessages.objectOverAllowance} (${oversize.name})`),
+  );
+  expect(await listing([segment(0), segment(1), segment(0)])).toEqual(
+    refused(`${sendMessages.objectListedTwice} (${segment(0).name})`),
+  );
+  // More objects than the declaration allows (3 files: 54), each within its own allowance.
+  const fine = Array.from({ length: 60 }, (_, i) => segment(i, 800));
+  expect(await listing(fine)).toEqual(refused(sendMessages.objectsBeyondDeclared));
+  // More bytes: the large file twice, under two digests.
+  expect(await listing([segment(0), segment(1), segment(0, 100_000, 'fedcba9876543210')])).toEqual(
+    refused(sendMessages.objectsBeyondDeclared),
+  );
+  // A body longer than the declared files' objects can need is refused unread.
+  const long = await listing(
+    Array.from({ length: 5000 }, (_, i) => ({ name: `slabs/${'x'.repeat(200)}${i}`, size: 1 })),
+  );
+  expect(long).toEqual({ status: 413, body: { detail: sendMessages.planTooLarge } });
+
+  // What the declaration allows is granted, one plain PUT TempURL per object.
+  const objects = [segment(0), segment(1), { name: 'slabs/1-0123456789abcdef.tar', size: 4000 }];
+  const honest = await listing(objects);
+  expect(honest.status).toBe(200);
+  const grants = honest.body as unknown as BulkResponse;
+  expect(grants.tempurl_data.objects.map((o) => o.name)).toEqual(objects.map((o) => o.name));
+  for (const object of grants.tempurl_data.objects) {
+    const url = new URL(object.temp_url);
+    expect(url.pathname.endsWith(`/${grants.tempurl_data.object_prefix}${object.name}`)).toBe(true);
+    expect(url.searchParams.has('temp_url_prefix')).toBe(false);
+  }
+  return { pkg, grants, objects };
+}
+
 /** Manifests beyond the declared file, each refused with a 400. */
 async function refusesManifestsBeyondTheDeclaration(env: SetUp, pkg: SenderPackage) {
   const prefix = `/${pkg.slug}`;
@@ -273,15 +339,19 @@ const finalise = (env: SetUp, pkg: SenderPackage) =>
 
 /**
  * Objects written through a grant that no recorded file uses are gone once the package is
- * sent; `junk` maps each name to the PUT's expected answer (Swift takes any name).
+ * sent; `junk` maps each name to the PUT's expected answer, and whether `bulk` listed it (Swift
+ * takes a listed name, the embedded store any declared one).
  */
 async function removesWhatNobodyRecorded(
   server: TestServer,
   env: SetUp,
-  junk: [name: string, bytes: Buffer, status: number][],
+  junk: [name: string, bytes: Buffer, status: number, listed?: boolean][],
 ) {
   const pkg = await createPackage(env, sizes(declared));
-  const grants = await env.sender.grants(pkg, [small, medium], large.bytes.length);
+  const listed = junk
+    .filter(([, , , l]) => l)
+    .map(([name, bytes]) => ({ name, size: bytes.length }));
+  const grants = await env.sender.grants(pkg, [small, medium], large.bytes.length, listed);
   for (const [name, bytes, status] of junk) {
     expect(await put(server, env, grants, name, bytes), name).toBe(status);
   }
@@ -297,12 +367,14 @@ async function removesWhatNobodyRecorded(
 }
 
 /** A recorded object written again after its report: the package is refused, nothing sent. */
-async function refusesAnObjectChangedAfterItsReport(server: TestServer, env: SetUp) {
+async function refusesAnObjectChangedAfterItsReport(env: SetUp) {
   const pkg = await createPackage(env, sizes([small, medium]));
   const grants = await env.sender.grants(pkg, [small, medium]);
   const reports = await env.sender.formPost(grants, [small, medium]);
   expect((await env.sender.upload(pkg, 'updatefiles', { files: reports })).status).toBe(200);
-  expect(await put(server, env, grants, objectName(grants, small), fileBytes(10, 99))).toBe(201);
+  // Written again through the FormPost grant, still valid.
+  const again = await env.sender.postForm(grants, [{ path: small.path, bytes: fileBytes(10, 99) }]);
+  expect(again.status).toBe(201);
   expect(await finalise(env, pkg)).toEqual({
     status: 400,
     body: {
@@ -311,8 +383,8 @@ async function refusesAnObjectChangedAfterItsReport(server: TestServer, env: Set
     },
   });
   // Uploaded again and reported again, it is sent.
-  const again = await env.sender.formPost(grants, [small]);
-  expect((await env.sender.upload(pkg, 'updatefiles', { files: again })).status).toBe(200);
+  const resent = await env.sender.formPost(grants, [small]);
+  expect((await env.sender.upload(pkg, 'updatefiles', { files: resent })).status).toBe(200);
   expect((await finalise(env, pkg)).status).toBe(200);
 }
 
@@ -326,6 +398,14 @@ describe('a hostile sender on the embedded store', () => {
 
   it('gets no grant for files, sizes or batches beyond the declaration', async () => {
     await refusesGrantsBeyondTheDeclaration(env);
+  });
+
+  it('gets no PUT grant for objects beyond the declaration', async () => {
+    const { grants, objects } = await refusesObjectsBeyondTheDeclaration(env);
+    // Each listed object is written with its own grant, within its allowance.
+    expect(await put(server, env, grants, objects[0]!.name, fileBytes(100_000, 3))).toBe(201);
+    // The store holds each to its declared file's allowance by itself.
+    expect(await put(server, env, grants, objects[1]!.name, fileBytes(100_001, 3))).toBe(413);
   });
 
   it('cannot PUT objects nobody declared, nor more bytes than declared', async () => {
@@ -405,7 +485,7 @@ describe('a hostile sender on the embedded store', () => {
   });
 
   it('is refused at send when a reported object was written again', async () => {
-    await refusesAnObjectChangedAfterItsReport(server, env);
+    await refusesAnObjectChangedAfterItsReport(env);
   });
 
   it('still sends an honest package of every kind of file within its declared size', async () => {
@@ -452,13 +532,75 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
     await refusesManifestsBeyondTheDeclaration(env, pkg);
   });
 
-  it('finds objects nobody declared gone once the package is sent', async () => {
+  it('can PUT only the objects it listed: Swift answers 401 for any other', async () => {
+    const { grants, objects } = await refusesObjectsBeyondTheDeclaration(env);
+    const t = grants.tempurl_data;
+    const [first, second] = objects as [(typeof objects)[0], (typeof objects)[0]];
+    // A listed object, with its own grant.
+    expect(await put(server, env, grants, first.name, fileBytes(100_000, 50))).toBe(201);
+    // Other names under the prefix: the prefix grant writes nothing, declared or not.
+    const unlisted = [
+      'extra.bin',
+      'brief/a.txt',
+      'slabs/2-0123456789abcdef.tar',
+      segmentName(large, 'fedcba9876543210', 100_000, 0),
+    ];
+    for (const name of [...unlisted, second.name]) {
+      expect(await put(server, env, grants, name, fileBytes(10, 51)), name).toBe(
+        name === second.name ? 201 : 401,
+      );
+    }
+    const prefixPut = await fetch(underPrefix(server, env, grants, second.name), {
+      method: 'PUT',
+      body: fileBytes(10, 52),
+    });
+    expect(prefixPut.status).toBe(401);
+    // One object's signature does not write another.
+    const ownQuery = new URL(t.objects.find((o) => o.name === first.name)!.temp_url).search;
+    const swapped = await fetch(`${t.swift_endpoint}${t.swift_path}extra.bin${ownQuery}`, {
+      method: 'PUT',
+      body: fileBytes(10, 53),
+    });
+    expect(swapped.status).toBe(401);
+    // The prefix grant checks what is stored (a resume does), and only that.
+    const head = await fetch(underPrefix(server, env, grants, first.name), { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length')]).toEqual([200, '100000']);
+    const { keys, bytes } = await objectsOf(server, grants);
+    expect(keys.sort()).toEqual([first.name, second.name].sort());
+    expect(bytes).toBeLessThanOrEqual(declaredBytes);
+  });
+
+  it('finds objects nobody recorded gone once the package is sent', async () => {
+    // Only listed names can be written; one of the large file under a digest the engine did
+    // not use (a file that changed mid-upload) is one the declaration allows, and nobody uses.
     await removesWhatNobodyRecorded(server, env, [
-      ['extra.bin', fileBytes(50_000, 22), 201],
-      ['brief/a.txt', fileBytes(MiB, 23), 201],
-      [segmentName(large, '0123456789abcdef', 100_000, 1), fileBytes(100_000, 24), 201],
-      [segmentName(large, '0123456789abcdef', 100, 7), fileBytes(100, 25), 201],
+      ['extra.bin', fileBytes(50_000, 22), 401],
+      ['brief/a.txt', fileBytes(MiB, 23), 401],
+      [segmentName(large, '0123456789abcdef', 100_000, 1), fileBytes(100_000, 24), 201, true],
+      [segmentName(large, '0123456789abcdef', 100, 7), fileBytes(100, 25), 401],
     ]);
+  });
+
+  it('sends an honest package of every kind of file, its bytes within the declaration', async () => {
+    const { slabbed, all } = everyKindOfFile();
+    const pkg = await env.sender.createOf(all, {
+      contract: env.fx.contract.slug,
+      name: 'Honest',
+      recipients: [{ id: env.fx.receiver.user.id }],
+    });
+    const { grants } = await env.sender.send(all, { pkg }, { slabbed });
+    // The engine listed its slab and segments, and PUT each with its own grant.
+    expect(grants[0]!.tempurl_data.objects.map((o) => o.name.split('/')[0]).sort()).toEqual([
+      'segments',
+      'segments',
+      'segments',
+      'slabs',
+    ]);
+    const files = all.reduce((sum, f) => sum + f.bytes.length, 0);
+    const framing = slabbed.length * 1024 + 1024;
+    const { bytes } = await objectsOf(server, grants[0]!);
+    expect(bytes).toBeGreaterThanOrEqual(files);
+    expect(bytes).toBeLessThanOrEqual(files + framing);
   });
 
   it('refuses a file that storage was told to delete (FormPost x_delete_after)', async () => {
@@ -531,7 +673,7 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
   });
 
   it('is refused at send when a reported object was written again', async () => {
-    await refusesAnObjectChangedAfterItsReport(server, env);
+    await refusesAnObjectChangedAfterItsReport(env);
   });
 
   it('never sends more stored bytes than the package declared', async () => {
@@ -552,9 +694,12 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
       ],
     });
 
-    // One slab far larger than the files: deleted at the send, and the send refused.
+    // One slab listed within the declaration, written far larger (a TempURL signs a path, not
+    // a size): deleted at the send, and the send refused.
     const pkg = await createPackage(env, sizes([small, medium]));
-    const grants = await env.sender.grants(pkg, [small, medium]);
+    const grants = await env.sender.grants(pkg, [small, medium], 0, [
+      { name: 'slabs/big.tar', size: 4000 },
+    ]);
     expect(await put(server, env, grants, 'slabs/big.tar', slabOf(MiB, 30))).toBe(201);
     const big = slabReport(grants, 'slabs/big.tar', MiB);
     expect((await env.sender.upload(pkg, 'updateslabfile', big)).status).toBe(200);
@@ -567,11 +712,17 @@ describeOnSwift('a hostile sender on OpenStack Swift (SWIFT_AUTH_URL)', (startSe
     });
     expect((await objectsOf(server, grants)).keys).toEqual([]);
 
-    // Two slabs each within a slab's allowance, together beyond the declaration: refused.
+    // Two slabs each within a slab's allowance, together beyond the declaration: not granted
+    // together; granted one call each, written, and refused at the send.
     const twice = await createPackage(env, sizes([small, medium]));
-    const twiceGrants = await env.sender.grants(twice, [small, medium]);
-    for (const name of ['slabs/one.tar', 'slabs/two.tar']) {
-      expect(await put(server, env, twiceGrants, name, slabOf(4000, 31))).toBe(201);
+    const both = ['slabs/one.tar', 'slabs/two.tar'].map((name) => ({ name, size: 4000 }));
+    expect(
+      await bulk(env, twice, { batches: [], large_file_total_size: 0, objects: both }),
+    ).toEqual({ status: 400, body: { objects: [sendMessages.objectsBeyondDeclared] } });
+    let twiceGrants = await env.sender.grants(twice, [small, medium]);
+    for (const object of both) {
+      twiceGrants = await env.sender.grants(twice, [small, medium], 0, [object]);
+      expect(await put(server, env, twiceGrants, object.name, slabOf(4000, 31))).toBe(201);
     }
     const one = slabReport(twiceGrants, 'slabs/one.tar', 4000);
     const two = { ...slabReport(twiceGrants, 'slabs/two.tar', 4000), files: [one.files[1]] };

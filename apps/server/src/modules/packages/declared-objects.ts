@@ -20,7 +20,12 @@ const MAX_SEGMENT_BYTES = 5 * 1024 ** 3;
  * Segments the object count allows per file besides its whole object: one per 4 KiB, at most a
  * manifest's 250. Real segments are 100 MB or more; the count only stops a flood of tiny objects.
  */
-const SEGMENT_COUNT_UNIT = 4096;
+export const SEGMENT_COUNT_UNIT = 4096;
+
+/** How many objects a declared file of `size` bytes may have: its whole object and segments. */
+export function objectsAllowedFor(size: number): number {
+  return 1 + Math.min(packageLimits.maxSloSegments, Math.ceil(size / SEGMENT_COUNT_UNIT));
+}
 
 // The engine's names under the package prefix (decision 007): segments of a large file as
 // `segments/<clean name>-<digest>.<ext>/<segment size>/<NNNNNN>`, slabs as `slabs/<name>`.
@@ -62,8 +67,7 @@ export class PackageDeclaration {
       } else {
         bytes += file.size;
       }
-      objects +=
-        1 + Math.min(packageLimits.maxSloSegments, Math.ceil(file.size / SEGMENT_COUNT_UNIT));
+      objects += objectsAllowedFor(file.size);
     }
     this.bytes = bytes;
     this.objects = objects;

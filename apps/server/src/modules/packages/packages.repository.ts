@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, not, sql } from 'drizzle-orm';
-import { mobileHint, type SenderPackage } from '@filerunner/protocol';
+import { mobileHint, packageLimits, type SenderPackage } from '@filerunner/protocol';
 import { queryRows, type Database } from '../../db/client';
 import type { PackageRow, RecipientRow } from '../../db/rows';
 import {
@@ -16,6 +16,8 @@ import type { StorageDriver } from '../../storage';
 import { userColumns } from '../accounts/accounts.repository';
 import { displayName } from '../accounts/display-name';
 import { packageSlugOfObject } from './object-names';
+import type { DeclaredPathTotals } from './bulk-plan';
+import { SEGMENT_COUNT_UNIT } from './declared-objects';
 import { memberFirstName, memberLastName, membershipIn } from '../memberships/member-view';
 import { isExpiredSql } from '../recipient-access/recipient-access.sql';
 
@@ -149,15 +151,27 @@ export async function declaredFilesOf(db: Database, packageId: number) {
     .where(eq(packageFiles.packageId, packageId));
 }
 
-/** How many files the package declared, and their paths' UTF-16 units (two a character at most). */
-export async function declaredPathTotals(db: Database, packageId: number) {
-  const [row] = await queryRows<{ files: number; pathUnits: number }>(
+/**
+ * How many files the package declared, their paths' UTF-16 units (two a character at most), and
+ * the objects the declaration allows with their names' units: what bounds a `bulk` body.
+ */
+export async function declaredPathTotals(
+  db: Database,
+  packageId: number,
+): Promise<DeclaredPathTotals> {
+  // The objects per file as `objectsAllowedFor` counts them, summed in the database.
+  const objects = sql`(1 + least(${packageLimits.maxSloSegments},
+    ceil(${packageFiles.size}::numeric / ${SEGMENT_COUNT_UNIT})))`;
+  const [row] = await queryRows<DeclaredPathTotals>(
     db,
     sql`select count(*)::int as "files",
-          coalesce(sum(char_length(${packageFiles.userPath}) * 2), 0)::int as "pathUnits"
+          coalesce(sum(char_length(${packageFiles.userPath}) * 2), 0)::int as "pathUnits",
+          coalesce(sum(${objects}), 0)::bigint::float8 as "objects",
+          coalesce(sum(char_length(${packageFiles.userPath}) * 2 * ${objects}), 0)::float8
+            as "objectPathUnits"
         from ${packageFiles} where ${packageFiles.packageId} = ${packageId}`,
   );
-  return row ?? { files: 0, pathUnits: 0 };
+  return row ?? { files: 0, pathUnits: 0, objects: 0, objectPathUnits: 0 };
 }
 
 /** Whether the member is in any of the contract's groups. */

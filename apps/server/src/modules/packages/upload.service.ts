@@ -19,7 +19,8 @@ import {
   type StorageDriver,
 } from '../../storage';
 import { fileObjectName } from './object-names';
-import { assertPlanDeclared } from './bulk-plan';
+import { assertObjectsDeclared, assertPlanDeclared } from './bulk-plan';
+import { PackageDeclaration } from './declared-objects';
 import {
   declaredFilesOf,
   intendedFilesByPath,
@@ -28,7 +29,7 @@ import {
 } from './packages.repository';
 
 /**
- * How long upload grants (the FormPosts and the PUT over the package's prefix) work. Storage
+ * How long upload grants (the FormPosts and the PUTs of the plan's objects) work. Storage
  * checks a grant when a request starts, so a long upload of one object outlives it; the engine
  * asks `bulk` again for fresh grants before they run out, which works while the package is
  * uploading. Short, because a grant cannot be revoked: on Swift a grant still valid after the
@@ -109,10 +110,12 @@ async function headAll(
 
 /**
  * Signs the grants of an upload plan: a FormPost per batch of small files (each file gets its
- * object name, sent back so the engine names its form parts), and one PUT grant over the whole
- * package prefix for large-file segments and slab objects. The plan must keep to the declared
- * files; what the grants then write is bounded by storage (the embedded store refuses anything
- * else by itself; Swift holds each FormPost to its max_file_size and max_file_count).
+ * object name, sent back so the engine names its form parts), and a PUT TempURL for each object
+ * the plan lists (slabs and large-file segments), none of them more than the declaration allows.
+ * Over the whole prefix only a HEAD grant is signed, for the engine to check what an earlier run
+ * stored, so on Swift (which cannot refuse an object by itself) a sender writes only names it
+ * listed. The embedded store refuses undeclared objects by itself, so there the prefix grant is
+ * still a PUT, for engines and tools that do not list their objects (decision 017).
  */
 export async function signUploadGrants(
   ctx: AppContext,
@@ -122,6 +125,8 @@ export async function signUploadGrants(
   assertUploading(pkg);
   const declared = await declaredFilesOf(ctx.db, pkg.id);
   assertPlanDeclared(plan, new Map(declared.map((f) => [f.userPath, f.size])));
+  if (plan.objects.length > 0)
+    assertObjectsDeclared(plan.objects, new PackageDeclaration(declared));
   const expires = Math.floor(Date.now() / 1000) + UPLOAD_GRANT_SECONDS;
   const fileData = plan.batches.map((batch) => {
     const maxFileSize = Math.max(1, ...batch.files.map((f) => f.size));
@@ -149,26 +154,36 @@ export async function signUploadGrants(
       })),
     };
   });
-  const put = ctx.storage.signTempUrl({
-    method: 'PUT',
+  const prefix = ctx.storage.signTempUrl({
+    method: ctx.storage.kind === 'embedded' ? 'PUT' : 'HEAD',
     container: pkg.container,
     key: pkg.objectPrefix,
     prefixScope: true,
     expires,
   });
+  const objects = plan.objects.map((object) => ({
+    name: object.name,
+    temp_url: ctx.storage.signTempUrl({
+      method: 'PUT',
+      container: pkg.container,
+      key: `${pkg.objectPrefix}${object.name}`,
+      expires,
+    }).url,
+  }));
   const swiftPath = `/${pkg.container}/${pkg.objectPrefix}`;
   return {
     bulk_data: { file_data: fileData },
     tempurl_data: {
-      path: put.signedPath,
+      path: prefix.signedPath,
       container: pkg.container,
-      temp_url: put.url,
-      signature: put.signature,
-      expires: put.expires,
+      temp_url: prefix.url,
+      signature: prefix.signature,
+      expires: prefix.expires,
       swift_endpoint: ctx.storage.accountUrl,
       swift_path: swiftPath,
       object_prefix: pkg.objectPrefix,
       alternative_urls: [...ctx.storage.alternativeAccountUrls],
+      objects,
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { BulkResponse } from '@filerunner/protocol';
 import type { Clock } from '../ports';
+import { putUrl } from './grants';
 import type { BulkRequestBody } from './plan';
 
 /** Grants are renewed when less than this is left, so no request starts on a dying grant. */
@@ -47,6 +48,21 @@ export class GrantKeeper {
         this.renewing = null;
       });
     return this.renewing;
+  }
+
+  /**
+   * The signed PUT URL of an object of the plan, on the `turn()`-th storage host. Every `bulk`
+   * call lists the objects still to send, so the grants hold it; grants asked for before it was
+   * due again (a stored object that turned out missing) are renewed once, which lists it.
+   * @throws Error when fresh grants hold none either: the server signs only what was listed.
+   */
+  async putUrlOf(name: string, turn: () => number, signal?: AbortSignal): Promise<string> {
+    const url = putUrl((await this.current(signal)).tempurl_data, name, turn());
+    if (url) return url;
+    this.markStale();
+    const renewed = putUrl((await this.current(signal)).tempurl_data, name, turn());
+    if (!renewed) throw new Error(`the upload grants hold no PUT for ${name}`);
+    return renewed;
   }
 
   /** Storage refused a grant: the next request asks for new ones. */

@@ -1,7 +1,14 @@
 import { bulkResponse, type BulkResponse } from '@filerunner/protocol';
 import { describe, expect, it } from 'vitest';
 import type { ByteSource } from '../ports';
-import { formPostObjects, formPostUrl, grantForBatch, putUrl, storedObjectPath } from './grants';
+import {
+  formPostObjects,
+  formPostUrl,
+  grantForBatch,
+  headUrl,
+  putUrl,
+  storedObjectPath,
+} from './grants';
 import { planUpload } from './plan';
 
 const unread = (path: string, size: number): ByteSource => ({
@@ -30,6 +37,8 @@ const formPostGrant = (batchName: string, cleaned: [string, string][]) => ({
   cleaned_files: cleaned.map(([path, clean]) => ({ path, clean_filename: clean })),
 });
 
+const segment = 'segments/cut-0011223344556677.mov/100000000/000003';
+
 // The shape the server answers to `bulk`, checked by the protocol's own schema.
 const bulk: BulkResponse = bulkResponse.parse({
   bulk_data: {
@@ -44,13 +53,19 @@ const bulk: BulkResponse = bulkResponse.parse({
     path: '/v1/AUTH_fr/files/packages/p1/',
     container: 'files',
     temp_url:
-      'https://store-a.example/v1/AUTH_fr/files/packages/p1/?temp_url_sig=abc&temp_url_expires=1900000000&temp_url_prefix=packages/p1/',
+      'https://store-a.example/v1/AUTH_fr/files/packages/p1/?temp_url_sig=head&temp_url_expires=1900000000&temp_url_prefix=packages/p1/',
     signature: 'abc',
     expires: 1_900_000_000,
     swift_endpoint: 'https://store-a.example/v1/AUTH_fr',
     swift_path: '/files/packages/p1/',
     object_prefix: 'packages/p1/',
     alternative_urls: ['https://store-b.example/v1/AUTH_fr', 'https://store-c.example/v1/AUTH_fr'],
+    objects: [
+      {
+        name: segment,
+        temp_url: `https://store-a.example/v1/AUTH_fr/files/packages/p1/${segment}?temp_url_sig=put3&temp_url_expires=1900000000`,
+      },
+    ],
   },
 });
 
@@ -93,11 +108,10 @@ describe('grants', () => {
     ]);
   });
 
-  it('spreads PUTs over the endpoint and its alternatives, with the same signed path', () => {
-    const name = 'segments/cut-0011223344556677.mov/100000000/000003';
-    const urls = [0, 1, 2, 3].map((turn) => putUrl(bulk.tempurl_data, name, turn));
+  it('PUTs each object with its own signed URL, spread over the endpoint and its alternatives', () => {
+    const urls = [0, 1, 2, 3].map((turn) => putUrl(bulk.tempurl_data, segment, turn)!);
     expect(urls[0]).toBe(
-      `https://store-a.example/v1/AUTH_fr/files/packages/p1/${name}?temp_url_sig=abc&temp_url_expires=1900000000&temp_url_prefix=packages/p1/`,
+      `https://store-a.example/v1/AUTH_fr/files/packages/p1/${segment}?temp_url_sig=put3&temp_url_expires=1900000000`,
     );
     expect(urls.map((url) => new URL(url).host)).toEqual([
       'store-a.example',
@@ -106,7 +120,19 @@ describe('grants', () => {
       'store-a.example',
     ]);
     expect(new Set(urls.map((url) => new URL(url).pathname + new URL(url).search)).size).toBe(1);
-    expect(putUrl({ ...bulk.tempurl_data, alternative_urls: [] }, name, 7)).toBe(urls[0]);
+    expect(putUrl({ ...bulk.tempurl_data, alternative_urls: [] }, segment, 7)).toBe(urls[0]);
+  });
+
+  it('has no PUT URL for an object the grants do not list', () => {
+    expect(putUrl(bulk.tempurl_data, 'segments/cut-0011223344556677.mov/100000000/000004', 0)).toBe(
+      null,
+    );
+  });
+
+  it('HEADs any object under the prefix with the prefix grant', () => {
+    expect(headUrl(bulk.tempurl_data, 'slabs/3-abc.tar', 1)).toBe(
+      'https://store-b.example/v1/AUTH_fr/files/packages/p1/slabs/3-abc.tar?temp_url_sig=head&temp_url_expires=1900000000&temp_url_prefix=packages/p1/',
+    );
   });
 
   it('names stored objects as the reports take them: /container/prefix + name', () => {

@@ -2,7 +2,7 @@ import type { BulkResponse, FormPostBatchGrant } from '@filerunner/protocol';
 import type { ByteSource } from '../ports';
 import type { FormPostBatch } from './plan';
 
-/** The PUT grant over the package's prefix, for slab objects and segments. */
+/** The grants for objects under the package's prefix: a PUT per slab and segment, a HEAD over all. */
 export type PutGrant = BulkResponse['tempurl_data'];
 
 /** One file of a FormPost batch: the form part's filename and where storage keeps it. */
@@ -47,14 +47,27 @@ export function formPostUrl(grant: FormPostBatchGrant, turn: number): string {
 
 /**
  * The signed PUT URL of an object of the plan (a slab or a segment, named relative to the
- * package prefix), on the `turn`-th storage host of the endpoint and its alternatives. Plan
- * names hold only URL-safe characters, so they go into the path as they are.
+ * package prefix), on the `turn`-th storage host of the endpoint and its alternatives; null when
+ * the grants hold none for it (the server signs a PUT only for each object the plan listed).
+ * Plan names hold only URL-safe characters, so they go into the path as they are.
  */
-export function putUrl(grant: PutGrant, objectName: string, turn: number): string {
+export function putUrl(grant: PutGrant, objectName: string, turn: number): string | null {
+  const signed = grant.objects.find((o) => o.name === objectName);
+  return signed ? onHost(grant, objectName, signed.temp_url, turn) : null;
+}
+
+/**
+ * A URL to HEAD an object of the plan with: the grant over the whole prefix, which lets the
+ * engine check what an earlier run stored (and on Swift does nothing else).
+ */
+export function headUrl(grant: PutGrant, objectName: string, turn: number): string {
+  return onHost(grant, objectName, grant.temp_url, turn);
+}
+
+/** The object's URL on the `turn`-th host, carrying the query of `signedUrl`. */
+function onHost(grant: PutGrant, objectName: string, signedUrl: string, turn: number): string {
   const host = inTurn([grant.swift_endpoint, ...grant.alternative_urls], turn);
-  const query = grant.temp_url.includes('?')
-    ? grant.temp_url.slice(grant.temp_url.indexOf('?'))
-    : '';
+  const query = signedUrl.includes('?') ? signedUrl.slice(signedUrl.indexOf('?')) : '';
   return `${host}${grant.swift_path}${objectName}${query}`;
 }
 

@@ -221,7 +221,9 @@ describe('a slab', () => {
     expect(await run(job!)).toBe(true);
 
     const [put] = http.sent('PUT', OBJECTS + slab.name);
-    expect(put!.query.get('temp_url_sig')).toBe('sig-1');
+    // The slab's own grant, not the one over the prefix.
+    expect(put!.query.get('temp_url_sig')).toBe(`sig-1:${slab.name}`);
+    expect(put!.query.has('temp_url_prefix')).toBe(false);
     expect(put!.body.kind).toBe('blob');
     const sentBytes = new Uint8Array(await (put!.body as { blob: Blob }).blob.arrayBuffer());
     expect(sentBytes).toEqual(new Uint8Array(await new Blob(slabParts(slab)).arrayBuffer()));
@@ -404,11 +406,12 @@ describe('the segments of a large file', () => {
 
     expect(await run(jobsOfKind(plan, 'segment')[0]!)).toBe(true);
 
+    const segment = plan.largeFiles[0]!.segments[0]!.name;
     expect(http.requests.map((r) => [r.method, r.query.get('temp_url_sig')])).toEqual([
       ['POST', null],
-      ['PUT', 'sig-1'],
+      ['PUT', `sig-1:${segment}`],
       ['POST', null],
-      ['PUT', 'sig-2'],
+      ['PUT', `sig-2:${segment}`],
     ]);
     expect(observed).toEqual([200, 401, 200, 201]);
   });

@@ -10,7 +10,7 @@ import { API_BACKOFF_BASE_MS, ApiError, limits } from '@filerunner/protocol';
 import { backoffDelays, requestWithRetries, storageRetryPolicy, type RetryPolicy } from '../retry';
 import type { FileReports } from './file-reports';
 import type { GrantKeeper } from './grant-keeper';
-import { formPostObjects, formPostUrl, grantForBatch, putUrl, storedObjectPath } from './grants';
+import { formPostObjects, formPostUrl, grantForBatch, headUrl, storedObjectPath } from './grants';
 import type { HashBook } from './hash-book';
 import type { Job } from './jobs';
 import { forgetReported, type LedgerWriter } from './ledger';
@@ -362,12 +362,12 @@ function hashesOf(ctx: SendContext, files: readonly ByteSource[], signal: AbortS
   return hashing;
 }
 
-/** PUTs an object under the package prefix with the prefix grant; answers its etag. */
+/** PUTs an object under the package prefix with its own signed URL; answers its etag. */
 async function put(ctx: SendContext, job: Job, name: string, body: Blob, signal: AbortSignal) {
   const share = job.bytes / Math.max(1, body.size);
   const response = await storageRequest(ctx, job, signal, async () => ({
     method: 'PUT',
-    url: putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn()),
+    url: await ctx.grants.putUrlOf(name, ctx.nextTurn, signal),
     body,
     onUploadProgress: (sent) => ctx.tracker.sending(job, Math.floor(sent * share)),
   }));
@@ -444,7 +444,7 @@ async function isStored(
     ctx.http,
     async () => ({
       method: 'HEAD',
-      url: putUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn()),
+      url: headUrl((await ctx.grants.current(signal)).tempurl_data, name, ctx.nextTurn()),
     }),
     checkPolicy(ctx.random),
     {

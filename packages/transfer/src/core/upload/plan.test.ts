@@ -104,6 +104,13 @@ describe('planUpload', () => {
             files: batch.files.map((f) => ({ path: f.path, size: f.size })),
           })),
           large_file_total_size: plan.largeFiles.reduce((sum, l) => sum + l.source.size, 0),
+          // Every object the plan PUTs, each with the bytes it will hold.
+          objects: [
+            ...plan.slabs.map((slab) => ({ name: slab.name, size: slab.size })),
+            ...plan.largeFiles.flatMap((l) =>
+              l.segments.map((s) => ({ name: s.name, size: s.end - s.start })),
+            ),
+          ],
         });
         expect(new Set(plan.batches.map((b) => b.batch_name)).size).toBe(plan.batches.length);
       }),
@@ -240,7 +247,7 @@ describe('planUpload', () => {
 
   it('plans nothing for nothing picked', () => {
     expect(planUpload([])).toEqual({
-      bulk: { batches: [], large_file_total_size: 0 },
+      bulk: { batches: [], large_file_total_size: 0, objects: [] },
       batches: [],
       slabs: [],
       largeFiles: [],

@@ -41,7 +41,11 @@ export interface UploadPlan {
   totalBytes: number;
 }
 
-/** What `POST /packages/{slug}/bulk/` takes: batches of `{path, size}` and `large_file_total_size`. */
+/**
+ * What `POST /packages/{slug}/bulk/` takes: batches of `{path, size}`, `large_file_total_size`,
+ * and the objects the plan PUTs (`objects`: slab and segment names with their sizes), for each
+ * of which the server signs a PUT of its own.
+ */
 export type BulkRequestBody = BulkRequest;
 
 /** One FormPost: at most `maxBatchItems` files and `maxBatchBytes` bytes. */
@@ -170,6 +174,7 @@ export function planUpload(sources: readonly ByteSource[], options: PlanOptions 
         files: batch.files.map((file) => ({ path: file.path, size: file.size })),
       })),
       large_file_total_size: sum(largeFiles.map((large) => large.source.size)),
+      objects: plannedObjects(slabs, largeFiles),
     },
     batches,
     slabs,
@@ -179,6 +184,19 @@ export function planUpload(sources: readonly ByteSource[], options: PlanOptions 
     totalFiles: sent.length,
     totalBytes: sum(sent.map((source) => source.size)),
   };
+}
+
+/** The objects the plan PUTs, as `bulk` lists them: every slab and every segment. */
+export function plannedObjects(
+  slabs: readonly Slab[],
+  largeFiles: readonly LargeFile[],
+): BulkRequestBody['objects'] {
+  return [
+    ...slabs.map((slab) => ({ name: slab.name, size: slab.size })),
+    ...largeFiles.flatMap((large) =>
+      large.segments.map((s) => ({ name: s.name, size: s.end - s.start })),
+    ),
+  ];
 }
 
 function planBatches(small: readonly ByteSource[], limits: UploadLimits): FormPostBatch[] {

@@ -33,6 +33,8 @@ const pickedFiles = (): ByteSource[] => [
   blobSource('notes/c.txt', 30),
 ];
 const LARGE = 'Shoot/A001.mov';
+/** The path of the package's objects, which an object's own signature follows. */
+const OBJECTS_PATH = new URL(OBJECTS).pathname;
 
 /** A runner over a scripted server and store, with the Share screen's fields to create from. */
 function upload(
@@ -431,7 +433,7 @@ describe('failures', () => {
     // Only the renewal is judged here: the abort policy stops at the first refusals otherwise.
     const { http, runner, script } = upload({ abortThresholds: { minResponses: 1000 } });
     // The first grants turn out dead: storage refuses whatever they signed.
-    http.on('PUT', /temp_url_sig=sig-1/).reply({ status: 403 });
+    http.on('PUT', /temp_url_sig=sig-1%3A/).reply({ status: 403 });
     script.routes.bulk
       .once((request) => ({ json: bulkAnswer(request.json as never, 'sig-1') }))
       .reply((request) => ({ json: bulkAnswer(request.json as never, 'sig-2') }));
@@ -444,14 +446,49 @@ describe('failures', () => {
     expect(puts[0]!.outcome).toBe(403);
     // Requests waiting for the worker were signed once they had it, after the renewal: only the
     // first went out with the refused grants.
-    expect(puts.filter((r) => r.query.get('temp_url_sig') === 'sig-1')).toHaveLength(1);
+    const grantOf = (r: RecordedRequest) => r.query.get('temp_url_sig')!.split(':')[0];
+    expect(puts.filter((r) => grantOf(r) === 'sig-1')).toHaveLength(1);
     for (const name of ['000000', '000001', '000002']) {
       const stored = puts.filter((r) => r.path.endsWith(name) && r.outcome === 201);
-      expect(
-        stored.map((r) => r.query.get('temp_url_sig')),
-        name,
-      ).toEqual(['sig-2']);
+      expect(stored.map(grantOf), name).toEqual(['sig-2']);
     }
+  });
+
+  it('lists every slab and segment in bulk, and PUTs each with its own grant', async () => {
+    const { plan, http, runner } = upload({ slabs: true });
+
+    const done = await runner.start();
+
+    expect(done.status).toBe('COMPLETED');
+    const listed = (http.sent('POST', urls.bulk)[0]!.json as { objects: unknown[] }).objects;
+    expect(listed).toEqual([
+      ...plan.slabs.map((slab) => ({ name: slab.name, size: slab.size })),
+      ...plan.largeFiles[0]!.segments.map((s) => ({ name: s.name, size: s.end - s.start })),
+    ]);
+    expect(listed).toHaveLength(4);
+    // The scripted store, as Swift, refuses a PUT signed for another object or the prefix.
+    for (const put of http.sent('PUT', ANY_OBJECT)) {
+      expect(put.outcome).toBe(201);
+      expect(put.query.has('temp_url_prefix')).toBe(false);
+      expect(put.query.get('temp_url_sig')).toBe(`sig-1:${put.path.slice(OBJECTS_PATH.length)}`);
+    }
+  });
+
+  it('a renewal lists only the objects still to send', async () => {
+    const { plan, http, runner } = upload({ abortThresholds: { minResponses: 1000 } });
+    // The last segment's first PUT is refused: the grants are renewed with two segments stored.
+    http.on('PUT', /000002\?/).once({ status: 403 });
+
+    const done = await runner.start();
+
+    expect(done.status).toBe('COMPLETED');
+    const bodies = http
+      .sent('POST', urls.bulk)
+      .map((r) => r.json as { objects: { name: string }[] });
+    expect(bodies).toHaveLength(2);
+    const segments = plan.largeFiles[0]!.segments.map((s) => s.name);
+    expect(bodies[0]!.objects.map((o) => o.name)).toEqual(segments);
+    expect(bodies[1]!.objects.map((o) => o.name)).toEqual([segments[2]]);
   });
 
   it('a finalise that finds a file missing is INCOMPLETE; Retry sends that file and finalises', async () => {
@@ -584,8 +621,16 @@ describe('resuming from a ledger', () => {
     expect(resumed.map(named).sort()).toEqual(
       ['bulk', 'HEAD 000000', 'HEAD 000002', 'PUT 000001', 'slo', 'finalise'].sort(),
     );
-    // Grants only for what is left: the batches are reported.
-    expect(resumed[0]!.json).toEqual({ batches: [], large_file_total_size: 150 });
+    // Grants only for what is left: the batches are reported. The segments an earlier run
+    // stored are listed still, since a HEAD may find one missing and it is PUT again.
+    expect(resumed[0]!.json).toEqual({
+      batches: [],
+      large_file_total_size: 150,
+      objects: second.plan.largeFiles[0]!.segments.map((s) => ({
+        name: s.name,
+        size: s.end - s.start,
+      })),
+    });
     expect(done.status).toBe('COMPLETED');
     expect(done.progress).toMatchObject({ completedFiles: 4, completedBytes: 210 });
     expect(done.progress.resumingBytes).toBe(64 + 22 + 60);

@@ -6,7 +6,7 @@ import type { SendContext } from './job-sender';
 import { sentFiles } from './jobs';
 import { emptyLedger, ledgerFits, LedgerWriter, type UploadLedger } from './ledger';
 import type { ApiTarget, CreatePackageFields, PackageApi } from './package-api';
-import type { SlabPart, UploadPlan } from './plan';
+import { plannedObjects, type SlabPart, type UploadPlan } from './plan';
 import type { UploadTracker } from './progress';
 import type { UploadQueue } from './queue';
 import { Slots } from './slots';
@@ -110,13 +110,24 @@ export async function openUpload(
       );
   const writer = new LedgerWriter(ledger, ports.resumeStore, parts.clock);
   await writer.flush();
+  const confirmed = new Set<string>();
   const grants = new GrantKeeper(
     parts.clock,
     (body, signal) => api.bulk(pkg.slug, body, signal),
-    // Grants for the batches still to report (a stored one may turn out missing).
+    // Grants for the batches and objects still to send (one stored by an earlier run may turn
+    // out missing, so only what this run confirmed or reported is left out).
     () => ({
       ...plan.bulk,
       batches: plan.bulk.batches.filter((b) => !ledger.batches[b.batch_name]?.reported),
+      objects: plannedObjects(
+        plan.slabs.filter((slab) => !ledger.slabs[slab.name]?.reported),
+        plan.largeFiles
+          .filter((large) => !ledger.largeFiles[large.source.path]?.reported)
+          .map((large) => ({
+            ...large,
+            segments: large.segments.filter((s) => !confirmed.has(s.name)),
+          })),
+      ),
     }),
   );
   let turn = Math.floor(parts.random() * 1024);
@@ -138,7 +149,7 @@ export async function openUpload(
     observe: parts.observe,
     storageFull: parts.storageFull,
     random: parts.random,
-    confirmed: new Set(),
+    confirmed,
     reporting: new Map(),
     nextTurn: () => turn++,
   };

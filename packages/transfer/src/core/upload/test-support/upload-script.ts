@@ -74,7 +74,8 @@ export const cleanName = (path: string) => `${path.replace(/[^A-Za-z0-9._-]/g, '
 
 /**
  * The bulk answer for `body`, as the server gives it (checked by the protocol's schema): one
- * FormPost grant per batch and the PUT grant over the prefix, signed with `sig`.
+ * FormPost grant per batch, a PUT grant for each listed object and the HEAD grant over the
+ * prefix, signed with `sig`.
  */
 export function bulkAnswer(body: BulkRequestBody, sig = 'sig-1'): BulkResponse {
   const expires = 1_900_000_000;
@@ -107,8 +108,27 @@ export function bulkAnswer(body: BulkRequestBody, sig = 'sig-1'): BulkResponse {
       swift_path: `/files/${PREFIX}`,
       object_prefix: PREFIX,
       alternative_urls: [],
+      objects: body.objects.map((object) => ({
+        name: object.name,
+        temp_url: `${OBJECTS}${object.name}?${new URLSearchParams({
+          temp_url_sig: objectSignature(sig, object.name),
+          temp_url_expires: String(expires),
+        })}`,
+      })),
     },
   });
+}
+
+/** The made-up signature of one object's PUT: the grant's `sig`, then the object's name. */
+const objectSignature = (sig: string, name: string) => `${sig}:${name}`;
+
+/**
+ * Whether a PUT carries a grant for its own object, as Swift checks it: a PUT with the prefix
+ * grant (HEAD only) or another object's signature is refused.
+ */
+function signedForObject(request: RecordedRequest, name: string): boolean {
+  const sig = request.query.get('temp_url_sig') ?? '';
+  return !request.query.has('temp_url_prefix') && sig.endsWith(objectSignature('', name));
 }
 
 /** The package as `create` and `finalise` answer it (the fields the engine reads, and more). */
@@ -175,8 +195,10 @@ export function scriptPackage(http: ScriptedHttp): PackageScript {
       .on('POST', urls.bulk)
       .reply((request) => ({ json: bulkAnswer(request.json as BulkRequestBody) })),
     put: http.on('PUT', ANY_OBJECT).reply((request) => {
+      const name = objectName(request);
+      if (!signedForObject(request, name)) return { status: 401 };
       const etag = `etag-${++etags}`;
-      store.set(objectName(request), { size: sizeOf(request), etag });
+      store.set(name, { size: sizeOf(request), etag });
       return { status: 201, headers: { etag: `"${etag}"` } };
     }),
     head: http.on('HEAD', ANY_OBJECT).reply((request) => {
