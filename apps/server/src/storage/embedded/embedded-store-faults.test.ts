@@ -49,14 +49,14 @@ describe('faults injected by the embedded store, as a client sees them', () => {
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await put(`n${i}`, 'x')).status);
     expect(statuses).toEqual([201, 503, 201, 503, 201, 503]);
-    expect(faults.counts()).toEqual({ requests: 6, failed: 3, dropped: 0 });
+    expect(faults.counts()).toEqual({ requests: 6, failed: 3, dropped: 0, stalled: 0 });
   });
 
   it('cuts an upload mid-body: the client gets a network error and nothing is stored', async () => {
     faults.set({ drop: 1 });
     await expect(put('cut', randomBytes(4 * MiB))).rejects.toThrow(TypeError);
     expect(await stored('cut')).toBe(false);
-    expect(faults.counts()).toEqual({ requests: 1, failed: 0, dropped: 1 });
+    expect(faults.counts()).toEqual({ requests: 1, failed: 0, dropped: 1, stalled: 0 });
     // The store itself is unharmed: the next upload on a fresh connection lands.
     faults.set(null);
     expect((await put('after', randomBytes(MiB))).status).toBe(201);
@@ -109,6 +109,6 @@ describe('faults injected by the embedded store, as a client sees them', () => {
       headers: { origin: ORIGIN, 'access-control-request-method': 'PUT' },
     });
     expect(preflight.status).toBe(200);
-    expect(faults.counts()).toEqual({ requests: 0, failed: 0, dropped: 0 });
+    expect(faults.counts()).toEqual({ requests: 0, failed: 0, dropped: 0, stalled: 0 });
   });
 });
