@@ -171,8 +171,8 @@ export interface StoreFaultSettings {
   readonly drop: number;
   /**
    * Share of the requests neither failed nor dropped that stall: a download sends half its body
-   * and then nothing, its connection left open, until the client gives up; an upload is read
-   * half-way and never answered.
+   * and then nothing, its connection left open, until the client gives up (an upload picked
+   * for a stall is cut as for a drop).
    */
   readonly stall: number;
   /** Milliseconds every storage request waits before it is handled. */

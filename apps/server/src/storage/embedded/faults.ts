@@ -152,8 +152,8 @@ export async function injectFault(
   // Taken first: a request stream left early lets go of its socket.
   const socket = request.raw.socket;
   reply.hijack();
+  // A stall acts on answers; an upload picked for one is cut as a drop.
   if (request.method === 'PUT' || request.method === 'POST') await readHalfOfBody(request.raw);
-  if (decision.fault === 'stall') await heldUntilLeft(socket);
   socket.destroy();
   return true;
 }
