@@ -174,7 +174,7 @@ describe('a download into a folder that goes wrong, as the panel shows it', () =
       await unpackAll(page);
       const item = await queueItem(page, 'Camera originals');
       expect(await item.getByTestId('upload-status').innerText()).toBe('Failed');
-    expect(await colourOf(item)).toBe(ERROR);
+      expect(await colourOf(item)).toBe(ERROR);
       const alert = item.locator('[data-error-class="DownloadQuotaExceededError"]');
       expect(await alert.innerText()).toContain(
         'There is not enough disk space to download to the selected folder. Please free up some space or choose another folder.',
