@@ -122,9 +122,10 @@ export const STALL_HOLD_MS = 10 * 60_000;
 const faultedResponses = new WeakMap<IncomingMessage, 'drop' | 'stall'>();
 
 /**
- * Applies a decision before the request is handled. Returns true when the request was answered,
- * cut or stalled here; false when it should be handled (a GET picked for a drop or a stall is
- * handled, and its response body cut or stalled by `cutResponseBody`).
+ * Applies a decision before the request is handled. Returns true when the request was answered
+ * or cut here; false when it should be handled (a GET picked for a drop or a stall is handled,
+ * and its response body cut or stalled by `cutResponseBody`; any other request picked for either
+ * is cut).
  */
 export async function injectFault(
   request: FastifyRequest,
