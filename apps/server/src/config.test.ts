@@ -82,6 +82,9 @@ describe('loadConfig', () => {
     expect(storage({ STORE_FAULTS: 'fail=0.3, drop=0.05,delay=200' })).toMatchObject({
       faults: { fail: 0.3, drop: 0.05, delayMs: 200 },
     });
+    expect(storage({ STORE_FAULTS: 'stall=0.1' })).toMatchObject({
+      faults: { fail: 0, drop: 0, stall: 0.1, delayMs: 0 },
+    });
     expect(storage({ STORE_FAULTS: 'fail=1,seed=7' })).toMatchObject({
       faults: { fail: 1, drop: 0, delayMs: 0, seed: 7 },
     });

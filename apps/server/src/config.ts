@@ -12,7 +12,7 @@ const optionalUrl = z.url().optional();
 const share = z.coerce.number().min(0).max(1);
 
 /**
- * STORE_FAULTS: `fail=0.3,drop=0.05,delay=200,seed=7`, every key optional; `off` or empty
+ * STORE_FAULTS: `fail=0.3,drop=0.05,stall=0.05,delay=200,seed=7`, every key optional; `off` or empty
  * for none. See StoreFaults for what each does.
  */
 const storeFaults = z
@@ -39,12 +39,14 @@ const storeFaults = z
       .strictObject({
         fail: share.default(0),
         drop: share.default(0),
+        stall: share.default(0),
         delay: z.coerce.number().int().min(0).max(600_000).default(0),
         seed: z.coerce.number().int().optional(),
       })
-      .transform(({ fail, drop, delay, seed }): StoreFaultSettings => ({
+      .transform(({ fail, drop, stall, delay, seed }): StoreFaultSettings => ({
         fail,
         drop,
+        stall,
         delayMs: delay,
         ...(seed === undefined ? {} : { seed }),
       }))
@@ -158,14 +160,21 @@ const environment = z.object({
 });
 
 /**
- * Faults the embedded store injects into storage requests (never /api), for transfer tests:
- * `fail` and `drop` are shares of requests (0 to 1), `delayMs` holds every one.
+ * Faults the embedded store injects into storage requests and download answers (never the
+ * rest of /api), for transfer tests: `fail`, `drop` and `stall` are shares of requests (0 to 1),
+ * `delayMs` holds every one.
  */
 export interface StoreFaultSettings {
   /** Share answered 503 Service Unavailable. */
   readonly fail: number;
   /** Share of the requests not failed whose connection is cut mid-body (upload or download). */
   readonly drop: number;
+  /**
+   * Share of the requests neither failed nor dropped that stall: a download sends half its body
+   * and then nothing, its connection left open, until the client gives up (an upload picked
+   * for a stall is cut as for a drop).
+   */
+  readonly stall: number;
   /** Milliseconds every storage request waits before it is handled. */
   readonly delayMs: number;
   /** Picks faulted requests pseudo-randomly from this seed; evenly spread without one. */

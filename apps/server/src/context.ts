@@ -64,6 +64,12 @@ export interface AppContext {
   freeSpace: FreeSpace;
   /** The node's figures for /metrics: modules count transfers and storage errors here. */
   metrics: Metrics;
+  /**
+   * The embedded store's injected faults (null with Swift): off unless STORE_FAULTS set them;
+   * tests turn them on and off with `set`. They act on the store's own requests and on the
+   * ranged GETs of downloads, never on the rest of the API.
+   */
+  storeFaults: StoreFaults | null;
 }
 
 /** The background workers: built with the context, idle until `startWorkers` runs them. */
@@ -91,11 +97,6 @@ export interface Context extends AppContext {
   realtime: RealtimeHub;
   /** What the HTTP app serves at /v1/ for the embedded store; null with Swift or no storage. */
   embeddedStore: EmbeddedStoreOptions | null;
-  /**
-   * The embedded store's injected faults (null with Swift): off unless STORE_FAULTS set them;
-   * tests turn them on and off with `set`. No HTTP route reaches them.
-   */
-  storeFaults: StoreFaults | null;
   /**
    * Ends what the context opened, in order: work still under way, the realtime hub, the
    * workers (if still running), the mail transport, storage, then the database.

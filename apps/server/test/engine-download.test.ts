@@ -25,9 +25,9 @@ import { everyKindOfFile, listeningSender, type TestFile } from './uploader';
 // files unpacked into a folder on disk, byte for byte, checked against the hashes the upload
 // engine recorded, while ranged requests fail and answers are cut mid-body.
 //
-// The store's STORE_FAULTS act on its own HTTP surface (/v1/), and the package's tar is served
-// by the app, which reads the store directly; so the faults are made here, on the way: requests
-// that never get an answer, and real answers cut after half their bytes.
+// Here the faults are made on the client's side of the wire: requests that never get an answer,
+// and real answers cut after half their bytes. The server's own injected faults (STORE_FAULTS,
+// which reach the download route too: 503s, cuts, stalls) are engine-download-faults.test.ts.
 
 /** Fails every `failEvery`th ranged GET before it leaves, and cuts every `cutEvery`th answer. */
 function faultyHttp(inner: HttpClient, faults: { failEvery: number; cutEvery: number }) {

@@ -8,7 +8,13 @@ export { loadEmbeddedTempUrlKey, EMBEDDED_TEMPURL_KEY_FILE } from './tempurl-key
 export { embeddedStorePlugin, type EmbeddedStoreOptions } from './embedded/embedded-store-plugin';
 export { EmbeddedDriver } from './embedded/embedded-driver';
 export type { WriteAdmission, PrefixBudget } from './embedded/write-allowance';
-export { StoreFaults, type StoreFaultCounts } from './embedded/faults';
+export {
+  StoreFaults,
+  cutResponseBody,
+  injectFault,
+  INJECTED_UNAVAILABLE_BODY,
+  type StoreFaultCounts,
+} from './embedded/faults';
 export { SwiftDriver } from './swift/swift-driver';
 export {
   FreeSpace,

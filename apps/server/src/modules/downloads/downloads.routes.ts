@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
 import { contentRange, decideRange, type RangeDecision } from '../../storage/byte-range';
+import { cutResponseBody, injectFault, INJECTED_UNAVAILABLE_BODY } from '../../storage';
 import { packageNotFound } from './downloads.policy';
 import {
   grantFileDownload,
@@ -38,6 +39,14 @@ export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppCont
     downloadRoutes.download,
     async (request, reply) => {
       const download = await openDownload(ctx, request.params.token);
+      // The store's injected faults (tests only) reach downloads too: the app reads the store
+      // directly, so its ranged answers would otherwise never fail, stall or be cut.
+      const fault = request.method === 'GET' ? ctx.storeFaults?.decide() : null;
+      if (fault) {
+        const unavailable = () =>
+          reply.code(503).type('text/plain; charset=utf-8').send(INJECTED_UNAVAILABLE_BODY);
+        if (await injectFault(request, reply, fault, unavailable)) return reply;
+      }
       const decision = rangeOf(request, download);
       if (decision.kind === 'unsatisfiable') {
         return reply.code(416).header('content-range', `bytes */${download.size}`).send();
@@ -86,9 +95,14 @@ export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppCont
     {
       fastify: {
         // Runs after the API scope's hook, which would otherwise leave a bare `no-store`.
-        onSend: async (_request, reply) => {
-          reply.header('cache-control', 'private, no-store');
-        },
+        onSend: [
+          async (_request, reply, payload) => {
+            reply.header('cache-control', 'private, no-store');
+            return payload;
+          },
+          // A body picked by the injected faults is cut or stalled half-way (tests only).
+          cutResponseBody,
+        ],
       },
     },
   );

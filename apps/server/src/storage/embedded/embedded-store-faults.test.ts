@@ -49,14 +49,14 @@ describe('faults injected by the embedded store, as a client sees them', () => {
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await put(`n${i}`, 'x')).status);
     expect(statuses).toEqual([201, 503, 201, 503, 201, 503]);
-    expect(faults.counts()).toEqual({ requests: 6, failed: 3, dropped: 0 });
+    expect(faults.counts()).toEqual({ requests: 6, failed: 3, dropped: 0, stalled: 0 });
   });
 
   it('cuts an upload mid-body: the client gets a network error and nothing is stored', async () => {
     faults.set({ drop: 1 });
     await expect(put('cut', randomBytes(4 * MiB))).rejects.toThrow(TypeError);
     expect(await stored('cut')).toBe(false);
-    expect(faults.counts()).toEqual({ requests: 1, failed: 0, dropped: 1 });
+    expect(faults.counts()).toEqual({ requests: 1, failed: 0, dropped: 1, stalled: 0 });
     // The store itself is unharmed: the next upload on a fresh connection lands.
     faults.set(null);
     expect((await put('after', randomBytes(MiB))).status).toBe(201);
@@ -92,6 +92,38 @@ describe('faults injected by the embedded store, as a client sees them', () => {
     expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
+  it('stalls a download after half its body, until the client leaves', async () => {
+    const bytes = randomBytes(2 * MiB);
+    expect((await put('held', bytes)).status).toBe(201);
+    faults.set({ stall: 1 });
+    const leave = new AbortController();
+    const response = await fetch(url('GET', 'held'), { signal: leave.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-length')).toBe(String(2 * MiB));
+    const reader = response.body!.getReader();
+    const received: Buffer[] = [];
+    let size = 0;
+    while (size < MiB) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received.push(Buffer.from(value));
+      size += value.length;
+    }
+    expect(Buffer.concat(received).equals(bytes.subarray(0, MiB))).toBe(true);
+    // Then nothing: no byte, no end, no error, for as long as the client waits.
+    const next = reader.read().then(
+      () => 'read',
+      () => 'ended',
+    );
+    const quiet = await Promise.race([next, new Promise((r) => setTimeout(() => r('quiet'), 500))]);
+    expect(quiet).toBe('quiet');
+    leave.abort();
+    expect(await next).toBe('ended');
+
+    expect(faults.counts()).toEqual({ requests: 1, failed: 0, dropped: 0, stalled: 1 });
+    faults.set(null);
+  });
+
   it('delays every storage request by the delay asked for', async () => {
     faults.set({ delayMs: 300 });
     const started = performance.now();
@@ -109,6 +141,6 @@ describe('faults injected by the embedded store, as a client sees them', () => {
       headers: { origin: ORIGIN, 'access-control-request-method': 'PUT' },
     });
     expect(preflight.status).toBe(200);
-    expect(faults.counts()).toEqual({ requests: 0, failed: 0, dropped: 0 });
+    expect(faults.counts()).toEqual({ requests: 0, failed: 0, dropped: 0, stalled: 0 });
   });
 });

@@ -22,7 +22,7 @@ describe('STORE_FAULTS in the whole app', () => {
     const put = () =>
       server.app.inject({ method: 'PUT', url: signed('PUT'), payload: 'hello storage' });
 
-    expect(server.storeFaults?.settings).toEqual({ fail: 1, drop: 0, delayMs: 0 });
+    expect(server.storeFaults?.settings).toEqual({ fail: 1, drop: 0, stall: 0, delayMs: 0 });
     expect((await put()).statusCode).toBe(503);
     const constraints = await server.app.inject({
       method: 'GET',
@@ -31,7 +31,12 @@ describe('STORE_FAULTS in the whole app', () => {
     expect(constraints.statusCode).toBe(200);
     const health = await server.app.inject({ method: 'GET', url: '/healthcheck' });
     expect(health.statusCode).toBe(200);
-    expect(server.storeFaults?.counts()).toEqual({ requests: 1, failed: 1, dropped: 0 });
+    expect(server.storeFaults?.counts()).toEqual({
+      requests: 1,
+      failed: 1,
+      dropped: 0,
+      stalled: 0,
+    });
 
     server.storeFaults!.set(null);
     expect((await put()).statusCode).toBe(201);

@@ -27,7 +27,7 @@ describe('StoreFaults', () => {
     expect(picked).toHaveLength(300);
     // Below one half, no two requests in a row fail, so a retry right after a failure succeeds.
     expect(picked.some((n, i) => picked[i + 1] === n + 1)).toBe(false);
-    expect(faults.counts()).toEqual({ requests: 1000, failed: 300, dropped: 0 });
+    expect(faults.counts()).toEqual({ requests: 1000, failed: 300, dropped: 0, stalled: 0 });
   });
 
   it('cuts a share of the requests not failed, never one the failures already took', () => {
@@ -45,7 +45,24 @@ describe('StoreFaults', () => {
     // Shares whose spreads would coincide (every 20th request is also a 10th) still both bite.
     faults.set({ fail: 0.3, drop: 0.05 });
     positions(faults, 1000);
-    expect(faults.counts()).toEqual({ requests: 1000, failed: 300, dropped: 35 });
+    expect(faults.counts()).toEqual({ requests: 1000, failed: 300, dropped: 35, stalled: 0 });
+  });
+
+  it('stalls a share of the requests neither failed nor cut', () => {
+    const faults = new StoreFaults({ fail: 0.25, drop: 0.5, stall: 0.5 });
+    expect(Array.from({ length: 8 }, () => faults.decide()?.fault)).toEqual([
+      null,
+      'drop',
+      'stall',
+      'fail',
+      'drop',
+      null,
+      'drop',
+      'fail',
+    ]);
+    faults.set({ fail: 0.2, drop: 0.1, stall: 0.1 });
+    positions(faults, 1000);
+    expect(faults.counts()).toEqual({ requests: 1000, failed: 200, dropped: 80, stalled: 72 });
   });
 
   it('repeats a seeded pseudo-random sequence, near the share asked for', () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StoreFaultSettings } from '../../config';
 
 /** What an injected fault does to one storage request. */
-export type StoreFault = 'fail' | 'drop';
+export type StoreFault = 'fail' | 'drop' | 'stall';
 
 export interface FaultDecision {
   readonly delayMs: number;
@@ -18,6 +19,7 @@ export interface StoreFaultCounts {
   requests: number;
   failed: number;
   dropped: number;
+  stalled: number;
 }
 
 /** Shares are whole millionths, so the even spread is exact integer arithmetic. */
@@ -31,15 +33,16 @@ const SCALE = 1_000_000;
  * Without a seed, faults are spread evenly: with `fail: 0.3`, exactly 3 of every 10 requests
  * fail, the 4th, 7th and 10th, so a test sees the same counts on every run and, below one half,
  * never two failures in a row. `drop` is a share of the requests not failed: with `fail: 0.3,
- * drop: 0.05`, 5 % of the other 70 % are cut. With a seed, faults come from a repeatable
+ * drop: 0.05`, 5 % of the other 70 % are cut; `stall` is likewise a share of the requests neither
+ * failed nor dropped. With a seed, faults come from a repeatable
  * pseudo-random sequence instead, which also produces bursts.
  */
 export class StoreFaults {
   #settings: StoreFaultSettings | null = null;
   #random: (() => number) | null = null;
-  #counts: StoreFaultCounts = { requests: 0, failed: 0, dropped: 0 };
+  #counts: StoreFaultCounts = { requests: 0, failed: 0, dropped: 0, stalled: 0 };
 
-  constructor(settings: StoreFaultSettings | null = null) {
+  constructor(settings: Partial<StoreFaultSettings> | null = null) {
     this.set(settings);
   }
 
@@ -48,11 +51,12 @@ export class StoreFaults {
     this.#settings = settings && {
       fail: settings.fail ?? 0,
       drop: settings.drop ?? 0,
+      stall: settings.stall ?? 0,
       delayMs: settings.delayMs ?? 0,
       ...(settings.seed === undefined ? {} : { seed: settings.seed }),
     };
     this.#random = settings?.seed === undefined ? null : mulberry32(settings.seed);
-    this.#counts = { requests: 0, failed: 0, dropped: 0 };
+    this.#counts = { requests: 0, failed: 0, dropped: 0, stalled: 0 };
   }
 
   get settings(): StoreFaultSettings | null {
@@ -73,15 +77,20 @@ export class StoreFaults {
       // Both are drawn every time, so one share never shifts the other's sequence.
       const fail = this.#random() < settings.fail;
       const drop = this.#random() < settings.drop;
-      fault = fail ? 'fail' : drop ? 'drop' : null;
+      // Drawn only when asked for, so the sequences of seeds chosen before stalls existed hold.
+      const stall = settings.stall > 0 && this.#random() < settings.stall;
+      fault = fail ? 'fail' : drop ? 'drop' : stall ? 'stall' : null;
     } else if (evenlyPicked(settings.fail, n)) {
       fault = 'fail';
     } else if (evenlyPicked(settings.drop, n - this.#counts.failed)) {
       // Counted among the requests not failed, so the two spreads never land on one request.
       fault = 'drop';
+    } else if (evenlyPicked(settings.stall, n - this.#counts.failed - this.#counts.dropped)) {
+      fault = 'stall';
     }
     if (fault === 'fail') this.#counts.failed++;
     if (fault === 'drop') this.#counts.dropped++;
+    if (fault === 'stall') this.#counts.stalled++;
     return { delayMs: settings.delayMs, fault };
   }
 }
@@ -106,12 +115,17 @@ function mulberry32(seed: number): () => number {
 /** The body of an injected 503, saying where it came from to whoever reads a capture. */
 export const INJECTED_UNAVAILABLE_BODY = 'Service Unavailable (injected by STORE_FAULTS)\n';
 
-const cutResponses = new WeakSet<IncomingMessage>();
+/** How long a stalled request is held at most, should its client never give up. */
+export const STALL_HOLD_MS = 10 * 60_000;
+
+/** Responses picked to be cut or stalled half-way through their body. */
+const faultedResponses = new WeakMap<IncomingMessage, 'drop' | 'stall'>();
 
 /**
  * Applies a decision before the request is handled. Returns true when the request was answered
- * or cut here; false when the store should handle it (a GET picked for a drop is handled, and
- * its response body cut by `cutResponseBody`).
+ * or cut here; false when it should be handled (a GET picked for a drop or a stall is handled,
+ * and its response body cut or stalled by `cutResponseBody`; any other request picked for either
+ * is cut).
  */
 export async function injectFault(
   request: FastifyRequest,
@@ -131,14 +145,15 @@ export async function injectFault(
     answerUnavailable();
     return true;
   }
-  if (decision.fault !== 'drop') return false;
+  if (decision.fault === null) return false;
   if (request.method === 'GET') {
-    cutResponses.add(request.raw);
+    faultedResponses.set(request.raw, decision.fault);
     return false;
   }
   // Taken first: a request stream left early lets go of its socket.
   const socket = request.raw.socket;
   reply.hijack();
+  // A stall acts on answers; an upload picked for one is cut as a drop.
   if (request.method === 'PUT' || request.method === 'POST') await readHalfOfBody(request.raw);
   socket.destroy();
   return true;
@@ -156,16 +171,34 @@ async function readHalfOfBody(raw: IncomingMessage): Promise<void> {
   }
 }
 
+/** Resolves when the client closes the connection, or after STALL_HOLD_MS. */
+function heldUntilLeft(socket: Socket): Promise<void> {
+  if (socket.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, STALL_HOLD_MS);
+    timer.unref();
+    socket.once('close', done);
+    function done() {
+      clearTimeout(timer);
+      socket.off('close', done);
+      resolve();
+    }
+  });
+}
+
 /**
- * onSend hook of the store's scope: a response picked for a drop sends its headers (with the
- * full Content-Length) and half its body, then its connection is cut.
+ * onSend hook: a response picked for a drop sends its headers (with the full Content-Length) and
+ * half its body, then its connection is cut; one picked for a stall sends the same half, then
+ * nothing more, its connection open until the client gives up (as a proxy that hangs does).
  */
 export async function cutResponseBody(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
 ): Promise<unknown> {
-  if (!cutResponses.has(request.raw)) return payload;
+  const fault = faultedResponses.get(request.raw);
+  if (!fault) return payload;
+  faultedResponses.delete(request.raw);
   let body: Readable;
   let length: number;
   if (payload instanceof Readable) {
@@ -178,10 +211,13 @@ export async function cutResponseBody(
     reply.header('content-length', String(length));
   }
   const keep = Number.isFinite(length) ? Math.floor(length / 2) : 1;
-  // 'finish' means the last bytes were handed to the kernel: they arrive before the close.
   const socket = request.raw.socket;
-  reply.raw.once('finish', () => socket.destroy());
-  return Readable.from(firstBytes(body, keep));
+  if (fault === 'drop') {
+    // 'finish' means the last bytes were handed to the kernel: they arrive before the close.
+    reply.raw.once('finish', () => socket.destroy());
+    return Readable.from(firstBytes(body, keep));
+  }
+  return Readable.from(stalledAfter(firstBytes(body, keep), socket));
 }
 
 async function* firstBytes(source: Readable, limit: number): AsyncGenerator<Buffer> {
@@ -200,4 +236,15 @@ async function* firstBytes(source: Readable, limit: number): AsyncGenerator<Buff
     sent += buffer.length;
     yield buffer;
   }
+}
+
+/** The bytes, then a silence that lasts until the client leaves; then the connection is cut. */
+async function* stalledAfter(
+  bytes: AsyncGenerator<Buffer>,
+  socket: Socket,
+): AsyncGenerator<Buffer> {
+  yield* bytes;
+  await heldUntilLeft(socket);
+  // Never ended as a whole answer: the body is short of its Content-Length.
+  socket.destroy();
 }
