@@ -125,6 +125,8 @@ export async function tabThrough(page: Page, within = 'body', maxStops = 150): P
     await page.keyboard.press('Tab');
     await settled(page);
     const stop = await page.evaluate(recordFocus, within);
+    // Tab moving inside one control (a date's day, month and year) is still that stop.
+    if (stop && stop.key === stops.at(-1)?.key) continue;
     if (!stop || stops.some((s) => s.key === stop.key)) break;
     stops.push(stop);
   }
@@ -156,11 +158,13 @@ function recordFocus(within: string): { key: string; label: string } | null {
   el.dataset.tabStop ??= String(document.querySelectorAll('[data-tab-stop]').length);
   window.looksOf ??= (control: HTMLElement) => {
     const focusable = 'a[href], button, input, select, textarea, [tabindex]';
-    // The control, its two ancestors (a text field's focused border is its parent's), and their
-    // other children that hold no control of their own (the outline, the focus ripple).
+    // The control, its ancestors (a text field's focused border is its parent's, a chart's its
+    // frame's), and the near ones' other children that hold no control of their own (the
+    // outline, the focus ripple).
     const nodes: Element[] = [control, ...control.querySelectorAll('*')];
-    for (let up = control.parentElement, n = 0; up && n < 2; up = up.parentElement, n++) {
+    for (let up = control.parentElement, n = 0; up && n < 5; up = up.parentElement, n++) {
       nodes.push(up);
+      if (n >= 2) continue;
       for (const child of up.children) {
         if (child.contains(control) || child.matches(focusable) || child.querySelector(focusable)) continue;
         nodes.push(child, ...child.querySelectorAll('*'));
@@ -182,7 +186,9 @@ function recordFocus(within: string): { key: string; label: string } | null {
     (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null) ??
     el.textContent?.trim().slice(0, 40) ??
     '';
-  return { key: el.dataset.tabStop, label: `${role} "${name}"` };
+  // A control without a name is shown by its markup, so it can be found and named.
+  const label = name ? `${role} "${name}"` : `${role}: ${el.outerHTML.slice(0, 200)}`;
+  return { key: el.dataset.tabStop, label };
 }
 
 /**
@@ -208,9 +214,15 @@ function afterWalk({ within, reached }: { within: string; reached: string[] }) {
   for (const el of interactive) {
     if (!shown(el) || (el as HTMLButtonElement).disabled) continue;
     if (el instanceof HTMLInputElement && el.type === 'hidden') continue;
-    // A tab list, radio group or menu is one stop; the arrow keys move inside it.
-    const roving = el.closest('[role=tablist], [role=radiogroup], [role=menu], [role=listbox], [role=grid]');
+    // A tab list, radio group, menu or toggle group is one stop; the arrow keys move inside it.
+    const roving = el.closest(
+      '[role=tablist], [role=radiogroup], [role=menu], [role=listbox], [role=grid], .MuiToggleButtonGroup-root',
+    );
     if (el.tabIndex < 0 && roving) continue;
+    // A combo box's open and clear buttons: the box itself opens its list with the arrow keys
+    // and clears with Escape, so they are left out of the Tab order on purpose.
+    const combo = el.closest('.MuiAutocomplete-root')?.querySelector('[role=combobox]');
+    if (el.tabIndex < 0 && isStop(combo ?? null)) continue;
     if (el instanceof HTMLInputElement && el.type === 'radio') {
       const group = [...document.getElementsByName(el.name)];
       if (group.some((radio) => isStop(radio))) continue;
