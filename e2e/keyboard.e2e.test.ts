@@ -157,6 +157,16 @@ describe('the keyboard alone', () => {
     await admin.keyboard.press('Escape');
     await admin.getByRole('listbox').waitFor({ state: 'hidden' });
     expect(await focused(recipients)).toBe(true);
+
+    // A toggle group is one Tab stop; the arrow keys move along it and Space presses.
+    await admin.goto(`${product.server.url}/debug/latency`);
+    const regions = admin.getByRole('button', { name: 'Regions' });
+    const servers = admin.getByRole('button', { name: 'Servers' });
+    await tabTo(admin, regions);
+    await admin.keyboard.press('ArrowRight');
+    expect(await focused(servers)).toBe(true);
+    await admin.keyboard.press(' ');
+    await expect.poll(() => servers.getAttribute('aria-pressed')).toBe('true');
     await admin.context().close();
 
     const outsider = await freshPage(product.browser);
@@ -221,6 +231,12 @@ describe('the keyboard alone', () => {
       .getByRole('region', { name: 'Upload queue' })
       .getByText('Your package has been sent. The recipients have been emailed.')
       .waitFor({ timeout: 60_000 });
+
+    // The queue, open by itself, closes with Escape; its ring opens it again with Enter.
+    await page.keyboard.press('Escape');
+    const queue = page.getByRole('region', { name: 'Upload queue' });
+    await queue.waitFor({ state: 'hidden' });
+    await opensAndCloses(page, page.getByRole('button', { name: /^Upload queue:/ }), 'Enter', queue);
 
     // What was sent is what was typed: the package as the sender's Sent screen shows it.
     await page.goto(`${product.server.url}/sent`);

@@ -17,6 +17,10 @@ export const theme = createTheme({
   },
   components: {
     MuiTextField: { defaultProps: { fullWidth: true, margin: 'normal' } },
+    // Initials on the default avatar's light grey: dark, where the default's near-white is unreadable.
+    MuiAvatar: {
+      styleOverrides: { colorDefault: ({ theme }) => ({ color: theme.palette.grey[800] }) },
+    },
     // An unselected toggle's default grey is a hair too faint on the page's background.
     MuiToggleButton: { styleOverrides: { root: ({ theme }) => ({ color: theme.palette.text.secondary }) } },
   },
