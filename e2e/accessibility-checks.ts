@@ -75,7 +75,9 @@ export function describeViolations(screen: string, violations: Violation[]): str
   for (const v of violations) {
     lines.push(`- ${v.rule} (${v.impact}): ${v.help}`);
     for (const node of v.nodes) {
-      lines.push(`    ${node.target}\n      ${node.html}\n      ${node.summary.replace(/\n/g, '\n      ')}`);
+      lines.push(
+        `    ${node.target}\n      ${node.html}\n      ${node.summary.replace(/\n/g, '\n      ')}`,
+      );
     }
   }
   return lines.join('\n');
@@ -166,14 +168,26 @@ function recordFocus(within: string): { key: string; label: string } | null {
       nodes.push(up);
       if (n >= 2) continue;
       for (const child of up.children) {
-        if (child.contains(control) || child.matches(focusable) || child.querySelector(focusable)) continue;
+        if (child.contains(control) || child.matches(focusable) || child.querySelector(focusable))
+          continue;
         nodes.push(child, ...child.querySelectorAll('*'));
       }
     }
     return nodes
       .map((node) => {
         const s = getComputedStyle(node);
-        return [node.className, s.outlineStyle, s.outlineWidth, s.outlineColor, s.boxShadow, s.borderColor, s.borderWidth, s.backgroundColor, s.color, s.textDecorationLine].join('|');
+        return [
+          node.className,
+          s.outlineStyle,
+          s.outlineWidth,
+          s.outlineColor,
+          s.boxShadow,
+          s.borderColor,
+          s.borderWidth,
+          s.backgroundColor,
+          s.color,
+          s.textDecorationLine,
+        ].join('|');
       })
       .join('\n');
   };
@@ -209,7 +223,9 @@ function afterWalk({ within, reached }: { within: string; reached: string[] }) {
     getComputedStyle(el).visibility !== 'hidden' &&
     !el.closest('[aria-hidden=true], [inert]');
   const isStop = (el: Element | null) =>
-    el instanceof HTMLElement && el.dataset.tabStop !== undefined && reached.includes(el.dataset.tabStop);
+    el instanceof HTMLElement &&
+    el.dataset.tabStop !== undefined &&
+    reached.includes(el.dataset.tabStop);
   const unreached: string[] = [];
   for (const el of interactive) {
     if (!shown(el) || (el as HTMLButtonElement).disabled) continue;
@@ -231,7 +247,9 @@ function afterWalk({ within, reached }: { within: string; reached: string[] }) {
     if (isStop(el.closest('[data-tab-stop]'))) continue;
     if ([...el.querySelectorAll('[data-tab-stop]')].some(isStop)) continue;
     const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? '';
-    unreached.push(`${el.getAttribute('role') ?? el.tagName.toLowerCase()} "${name}": ${el.outerHTML.slice(0, 200)}`);
+    unreached.push(
+      `${el.getAttribute('role') ?? el.tagName.toLowerCase()} "${name}": ${el.outerHTML.slice(0, 200)}`,
+    );
   }
   return { changed, unreached };
 }

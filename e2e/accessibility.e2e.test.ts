@@ -32,14 +32,18 @@ beforeAll(async () => {
     { path: 'Grade/notes.txt', bytes: Buffer.from('Warmer in the second half.\n') },
     { path: 'Grade/lut.cube', bytes: Buffer.alloc(40_000, 7) },
   ];
-  await (await demoSender(url, SENDER)).send({
+  await (
+    await demoSender(url, SENDER)
+  ).send({
     recipients: [RECIPIENT],
     name: 'Grade notes',
     message: 'For the review',
     files,
   });
   // A package in the sender's own inbox, so the sender has a download beside an upload.
-  await (await demoSender(url, ADMIN)).send({
+  await (
+    await demoSender(url, ADMIN)
+  ).send({
     recipients: [SENDER],
     name: 'Cut list',
     message: 'The cut for Friday',
@@ -151,7 +155,10 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
       { name: 'b.mov', size: 30_000 },
     ]);
     await page.getByRole('button', { name: 'Add folder' }).click();
-    await page.getByTestId('selected-file-count').filter({ hasText: /^2 files/ }).waitFor();
+    await page
+      .getByTestId('selected-file-count')
+      .filter({ hasText: /^2 files/ })
+      .waitFor();
     await page.getByRole('combobox', { name: 'Recipients' }).fill('Rita');
     await page.getByRole('option', { name: /Rita Recipient/ }).waitFor();
     await expectAccessible(page, 'Share, recipient suggestions open');
@@ -162,9 +169,11 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
 
     // The upload queue opens by itself over the screen.
     const uploads = page.getByRole('region', { name: 'Upload queue' });
-    await uploads.getByText('Your package has been sent. The recipients have been emailed.').waitFor({
-      timeout: 60_000,
-    });
+    await uploads
+      .getByText('Your package has been sent. The recipients have been emailed.')
+      .waitFor({
+        timeout: 60_000,
+      });
     await expectAccessible(page, 'Transfer panel: uploads');
     await page.getByRole('button', { name: 'Collapse the upload queue' }).click();
     await uploads.waitFor({ state: 'hidden' });
@@ -212,7 +221,10 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
   it("the admin's Users, Groups, Settings and Activity, with their dialogs", async () => {
     const page = await signedIn(ADMIN);
     await visit(page, '/users', 'Users');
-    await page.getByRole('cell', { name: /sender@example.com/ }).first().waitFor();
+    await page
+      .getByRole('cell', { name: /sender@example.com/ })
+      .first()
+      .waitFor();
     await expectAccessible(page, 'Users: User List');
     await page.getByRole('button', { name: 'Add User' }).click();
     await page.getByRole('dialog').waitFor();
@@ -237,7 +249,10 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
     await visit(page, '/activity', 'Activity');
     await see(page, 'Grade notes');
     await expectAccessible(page, 'Activity');
-    await page.getByRole('button', { name: /Export/ }).first().click();
+    await page
+      .getByRole('button', { name: /Export/ })
+      .first()
+      .click();
     await page.getByRole('dialog').waitFor();
     await expectAccessible(page, 'Activity: export dialog');
     await page.context().close();

@@ -20,7 +20,9 @@ let partnerLink: string;
 beforeAll(async () => {
   const url = product.server.url;
   await changeDemoSettings(url, { can_add_ad_hoc: true, pin_verification: 'adhoc' });
-  await (await demoSender(url, SENDER)).send({
+  await (
+    await demoSender(url, SENDER)
+  ).send({
     recipients: [RECIPIENT],
     name: 'Grade notes',
     message: 'For the review',
@@ -94,7 +96,11 @@ describe('the keyboard alone', () => {
       ['/share', 'Share', sender.getByRole('button', { name: 'Send Package' })],
       ['/profile', 'Profile', sender.getByRole('tab', { name: 'Profile', selected: true })],
       // Once its first round of calls is over: Refresh is disabled while it measures.
-      ['/debug/latency', 'Latency', sender.getByRole('button', { name: 'Refresh', disabled: false })],
+      [
+        '/debug/latency',
+        'Latency',
+        sender.getByRole('button', { name: 'Refresh', disabled: false }),
+      ],
     ];
     for (const [path, screen, ready] of screens) {
       await sender.goto(`${product.server.url}${path}`);
@@ -134,7 +140,10 @@ describe('the keyboard alone', () => {
   it('opens menus and dialogs with Enter or Space, closes them with Escape, focus returning', async () => {
     const admin = await signedIn(ADMIN);
     await admin.goto(`${product.server.url}/users`);
-    await admin.getByRole('cell', { name: /sender@example.com/ }).first().waitFor();
+    await admin
+      .getByRole('cell', { name: /sender@example.com/ })
+      .first()
+      .waitFor();
     const addUser = admin.getByRole('dialog');
     await opensAndCloses(admin, admin.getByRole('button', { name: 'Add User' }), ' ', addUser);
     // Inside an open dialog, Tab stays in it and reaches each of its controls.
@@ -207,7 +216,10 @@ describe('the keyboard alone', () => {
     ]);
     await tabTo(page, page.getByRole('button', { name: 'Add folder' }));
     await page.keyboard.press('Enter');
-    await page.getByTestId('selected-file-count').filter({ hasText: /^2 files/ }).waitFor();
+    await page
+      .getByTestId('selected-file-count')
+      .filter({ hasText: /^2 files/ })
+      .waitFor();
 
     // A member by the suggestions, and an outside address typed in full.
     await tabTo(page, page.getByRole('combobox', { name: 'Recipients' }));
@@ -236,16 +248,27 @@ describe('the keyboard alone', () => {
     await page.keyboard.press('Escape');
     const queue = page.getByRole('region', { name: 'Upload queue' });
     await queue.waitFor({ state: 'hidden' });
-    await opensAndCloses(page, page.getByRole('button', { name: /^Upload queue:/ }), 'Enter', queue);
+    await opensAndCloses(
+      page,
+      page.getByRole('button', { name: /^Upload queue:/ }),
+      'Enter',
+      queue,
+    );
 
     // What was sent is what was typed: the package as the sender's Sent screen shows it.
     await page.goto(`${product.server.url}/sent`);
-    await page.getByRole('link', { name: /Stills for the poster/ }).first().click();
+    await page
+      .getByRole('link', { name: /Stills for the poster/ })
+      .first()
+      .click();
     const detail = page.getByRole('region', { name: 'Package details' });
     await detail.getByRole('heading', { name: 'Stills for the poster' }).waitFor();
     await detail.getByText('Two picks from the shoot.').waitFor();
     await detail.getByText(PARTNER).first().waitFor();
-    await detail.getByText(/Rita Recipient|recipient@example.com/).first().waitFor();
+    await detail
+      .getByText(/Rita Recipient|recipient@example.com/)
+      .first()
+      .waitFor();
     await page.context().close();
   });
 });

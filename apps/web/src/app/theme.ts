@@ -22,6 +22,8 @@ export const theme = createTheme({
       styleOverrides: { colorDefault: ({ theme }) => ({ color: theme.palette.grey[800] }) },
     },
     // An unselected toggle's default grey is a hair too faint on the page's background.
-    MuiToggleButton: { styleOverrides: { root: ({ theme }) => ({ color: theme.palette.text.secondary }) } },
+    MuiToggleButton: {
+      styleOverrides: { root: ({ theme }) => ({ color: theme.palette.text.secondary }) },
+    },
   },
 });

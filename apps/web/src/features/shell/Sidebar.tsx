@@ -129,21 +129,11 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
       </>
     );
     const button = item.to ? (
-      <ListItemButton
-        component={NavLink}
-        to={`${prefix}/${item.to}`}
-        {...common}
-      >
+      <ListItemButton component={NavLink} to={`${prefix}/${item.to}`} {...common}>
         {content}
       </ListItemButton>
     ) : item.href ? (
-      <ListItemButton
-        component="a"
-        href={item.href}
-        target="_blank"
-        rel="noopener"
-        {...common}
-      >
+      <ListItemButton component="a" href={item.href} target="_blank" rel="noopener" {...common}>
         {content}
       </ListItemButton>
     ) : (

@@ -147,7 +147,11 @@ export function LatencyPage() {
             sx={{
               p: 1,
               mb: 3,
-              '&:has(:focus-visible)': { outline: 2, outlineColor: 'primary.main', outlineOffset: 2 },
+              '&:has(:focus-visible)': {
+                outline: 2,
+                outlineColor: 'primary.main',
+                outlineOffset: 2,
+              },
             }}
             data-testid="latency-chart"
           >
