@@ -5,7 +5,10 @@ import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { OutlinedField, type OutlinedFieldProps } from './OutlinedField';
 
-/** A password input with a show/hide toggle. */
+/**
+ * A password input with a show/hide toggle; the toggle is a Tab stop of its own, so a person on
+ * the keyboard can check what they typed too.
+ */
 export function PasswordField(props: Omit<OutlinedFieldProps, 'type' | 'endAdornment'>) {
   const [visible, setVisible] = useState(false);
   return (
@@ -18,7 +21,6 @@ export function PasswordField(props: Omit<OutlinedFieldProps, 'type' | 'endAdorn
             aria-label={visible ? 'Hide password' : 'Show password'}
             onClick={() => setVisible((v) => !v)}
             edge="end"
-            tabIndex={-1}
           >
             {visible ? <VisibilityOff /> : <Visibility />}
           </IconButton>

@@ -28,6 +28,8 @@ export function ProjectAvatar(props: {
         fontSize: size * 0.4,
         fontWeight: 700,
         bgcolor: look.logo ? 'common.white' : look.colour,
+        // Light or dark initials, whichever reads on the project's colour (dark on yellow).
+        color: (theme) => theme.palette.getContrastText(look.colour),
         outline: props.selected ? '3px solid' : 'none',
         outlineColor: 'common.white',
         outlineOffset: 2,

@@ -1,5 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import ListSubheader from '@mui/material/ListSubheader';
 import TextField from '@mui/material/TextField';
 import type { RecipientGroup } from '@filerunner/protocol';
 import {
@@ -36,6 +38,7 @@ const optionKey = (option: RecipientOption) =>
  */
 export function RecipientsPicker(props: RecipientsPickerProps) {
   const [typed, setTyped] = useState('');
+  const groupId = useId();
   const options = useMemo(() => recipientOptions(props.groups), [props.groups]);
 
   const add = (option: RecipientOption | null) => {
@@ -55,6 +58,23 @@ export function RecipientsPicker(props: RecipientsPickerProps) {
       onChange={(_event, option) => add(option)}
       filterOptions={(all) => filterRecipientOptions(all, typed, props.chosen, props.canAddAdHoc)}
       groupBy={(option) => option.group}
+      renderGroup={(params) => (
+        // Each group a group of options named by its heading, so the suggestions are a proper
+        // list box to a screen reader (the default markup nests a bare list in it).
+        <li key={params.key} role="presentation">
+          <ListSubheader component="div" id={`${groupId}-${params.key}`} sx={{ top: -8 }}>
+            {params.group}
+          </ListSubheader>
+          <Box
+            component="ul"
+            role="group"
+            aria-labelledby={`${groupId}-${params.key}`}
+            sx={{ p: 0, '& .MuiAutocomplete-option': { pl: 3 } }}
+          >
+            {params.children}
+          </Box>
+        </li>
+      )}
       getOptionLabel={(option) => option.label}
       getOptionKey={optionKey}
       isOptionEqualToValue={(a, b) => optionKey(a) === optionKey(b)}

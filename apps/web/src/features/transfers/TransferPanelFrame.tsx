@@ -62,7 +62,11 @@ export function TransferPanelFrame(props: {
               top: offlineNoticeHeight,
               height: `calc(100% - ${offlineNoticeHeight})`,
             },
+            // A named region of the page rather than the drawer's default dialog; the page behind
+            // is hidden from screen readers while it is open all the same. A region cannot be
+            // modal, so the drawer's aria-modal goes.
             role: 'region',
+            'aria-modal': undefined,
             'aria-label': names.queue,
           },
         }}
