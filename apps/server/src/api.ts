@@ -9,6 +9,7 @@ import { contractsRoutes } from './modules/contracts/contracts.routes';
 import { contractGroupsRoutes } from './modules/contracts/groups.routes';
 import { contractUsersRoutes } from './modules/contracts/users.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
+import { senderDownloadsRoutes } from './modules/downloads/sender-downloads';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
 import { helpRoutes } from './modules/help/help.routes';
 import { mhlRoutesPlugin } from './modules/mhl/mhl.routes';
@@ -40,6 +41,7 @@ export const apiAreas: readonly AreaPlugin[] = [
   packagesRoutes,
   brandingRoutes,
   downloadsRoutes,
+  senderDownloadsRoutes,
   receivingRoutes,
   mhlRoutesPlugin,
   receiptRoutesPlugin,

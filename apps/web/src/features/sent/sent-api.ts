@@ -50,6 +50,9 @@ export const sentApi = apiSlice.injectEndpoints({
     updateRecipient: mutation(build, api.inbox.updateRecipient, {
       onAnswer: (saved, _args, dispatch) => showSent(saved, dispatch),
     }),
+    /** The sender's own copy; asked afresh for each download, as a recipient's grants are. */
+    sentPackageGrant: mutation(build, api.downloads.sentPackageGrant),
+    sentFileGrant: mutation(build, api.downloads.sentFileGrant),
   }),
 });
 
@@ -60,4 +63,6 @@ export const {
   useAddRecipientsMutation,
   useRemoveRecipientMutation,
   useUpdateRecipientMutation,
+  useSentPackageGrantMutation,
+  useSentFileGrantMutation,
 } = sentApi;
