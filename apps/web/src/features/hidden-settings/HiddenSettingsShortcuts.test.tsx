@@ -96,8 +96,12 @@ describe('the hidden settings dialog', () => {
     fireEvent.click(slabSwitch());
     fireEvent.change(workersField(), { target: { value: '5' } });
     fireEvent.click(screen.getByRole('radio', { name: 'Aggressive (Experimental)' }));
+    press('C');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     press('P');
     await screen.findByText('Optimised Download has been disabled');
+    press('C');
+    await dialog();
     expect(readHiddenSettings()).toMatchObject({
       optimizedDownload: false,
       uploadWorkers: 5,
