@@ -23,6 +23,7 @@ export function useExternalDownloads(pkg: ExternalPackage, accessKey: string) {
         params: { slug: pkg.slug, '*': file.user_path },
         query: { key: accessKey },
       }).unwrap(),
+    grantsBy: { kind: 'external', key: accessKey },
     failed: downloadFailed,
   });
   return { ...downloads, busy: packageGranting.isLoading || fileGranting.isLoading };

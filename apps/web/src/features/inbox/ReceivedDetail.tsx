@@ -42,6 +42,7 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
     invalidFilenames: pkg.invalid_filenames,
     packageGrant: () => packageGrant({ params: { slug: pkg.slug } }).unwrap(),
     fileGrant: (file) => fileGrant({ params: { slug: pkg.slug, '*': file.user_path } }).unwrap(),
+    grantsBy: { kind: 'received' },
     failed: packageScreen.downloadFailed,
   });
   const extendExpiry = async () => {

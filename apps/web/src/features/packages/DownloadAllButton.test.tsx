@@ -33,6 +33,7 @@ function Package(props: { invalidFilenames: boolean }) {
     invalidFilenames: props.invalidFilenames,
     packageGrant: async () => grant,
     fileGrant: async () => ({ filename: 'a.txt', download_url: '/x', size: 1 }),
+    grantsBy: { kind: 'received' },
     failed: 'Could not start',
   });
   return (

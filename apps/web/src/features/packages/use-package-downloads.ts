@@ -6,12 +6,10 @@ import { useToast } from '../../components/toast-context';
 import { useHiddenSettings } from '../hidden-settings/hidden-settings';
 import { pickDownloadFolder, queueDownload } from '../transfers/download-actions';
 import type { DownloadRequest } from '../transfers/download-controller';
-import type {
-  DownloadDescriptor,
-  DownloadFolder,
-  DownloadMethod,
-} from '../transfers/download-runner';
+import type { DownloadFolder, DownloadMethod } from '../transfers/download-runner';
 import { useFolderDownloads } from '../transfers/DownloadControls';
+import { fileDescriptor, packageDescriptor } from '../transfers/grant-descriptors';
+import type { GrantSource } from '../transfers/kept-downloads';
 
 /** A package the person may download, and how its grants are asked (the caller's API). */
 export interface DownloadablePackage {
@@ -20,21 +18,13 @@ export interface DownloadablePackage {
   invalidFilenames: boolean;
   packageGrant: () => Promise<PackageDownloadGrant>;
   fileGrant: (file: PackageFile) => Promise<FileDownloadGrant>;
+  /**
+   * Which grant calls those are, so a later page can ask them again for a download cut off
+   * (the external page's with the link's key).
+   */
+  grantsBy: { kind: 'received' } | { kind: 'sent' } | { kind: 'external'; key: string };
   /** What a refusal says when the server gave no reason. */
   failed: string;
-}
-
-export function packageDescriptor(grant: PackageDownloadGrant): DownloadDescriptor {
-  return {
-    downloadUrl: grant.download_url,
-    filename: grant.filename,
-    size: grant.size,
-    tar: { mtime: grant.mtime, files: grant.files },
-  };
-}
-
-export function fileDescriptor(grant: FileDownloadGrant): DownloadDescriptor {
-  return { downloadUrl: grant.download_url, filename: grant.filename, size: grant.size };
 }
 
 /**
@@ -57,7 +47,16 @@ export function usePackageDownloads(pkg: DownloadablePackage) {
   const dispatch = useAppDispatch();
   const toast = useToast();
   const folderChoices = useFolderChoices();
-  const { slug, name, invalidFilenames, failed } = pkg;
+  const { slug, name, invalidFilenames, failed, grantsBy } = pkg;
+  const grantKind = grantsBy.kind;
+  const linkKey = grantsBy.kind === 'external' ? grantsBy.key : '';
+  const sourceOf = useCallback(
+    (userPath: string | null): GrantSource =>
+      grantKind === 'external'
+        ? { kind: 'external', slug, key: linkKey, userPath }
+        : { kind: grantKind, slug, userPath },
+    [grantKind, linkKey, slug],
+  );
 
   const refused = useCallback(
     (failure: unknown): never => {
@@ -108,9 +107,10 @@ export function usePackageDownloads(pkg: DownloadablePackage) {
         invalidFilenames,
         folder,
         grant: () => packageGrant().then(packageDescriptor, refused),
+        source: sourceOf(null),
       });
     },
-    [folderFor, queue, pkg, name, slug, invalidFilenames, refused],
+    [folderFor, queue, pkg, name, slug, invalidFilenames, refused, sourceOf],
   );
 
   const downloadFile = useCallback(
@@ -129,9 +129,10 @@ export function usePackageDownloads(pkg: DownloadablePackage) {
         invalidFilenames,
         folder,
         grant: () => fileGrant(file).then(fileDescriptor, refused),
+        source: sourceOf(file.user_path),
       });
     },
-    [folderChoices, folderFor, queue, pkg, name, slug, invalidFilenames, refused],
+    [folderChoices, folderFor, queue, pkg, name, slug, invalidFilenames, refused, sourceOf],
   );
 
   return { downloadAll, downloadFile, folderChoices };

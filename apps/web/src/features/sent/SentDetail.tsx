@@ -37,6 +37,7 @@ export function SentPackageView({ pkg }: { pkg: SentPackage }) {
     invalidFilenames: pkg.invalid_filenames,
     packageGrant: () => packageGrant({ params: { slug: pkg.slug } }).unwrap(),
     fileGrant: (file) => fileGrant({ params: { slug: pkg.slug, '*': file.user_path } }).unwrap(),
+    grantsBy: { kind: 'sent' },
     failed: packageScreen.downloadFailed,
   });
 
