@@ -59,11 +59,39 @@ export async function filesInPicked(page: Page, name: string) {
     const walk = async (dir: Dir, prefix: string) => {
       for await (const [entry, handle] of dir.entries()) {
         if (handle.kind === 'directory') await walk(handle as Dir, `${prefix}${entry}/`);
-        else out.push({ path: prefix + entry, size: (await (handle as FileSystemFileHandle).getFile()).size });
+        else
+          out.push({
+            path: prefix + entry,
+            size: (await (handle as FileSystemFileHandle).getFile()).size,
+          });
       }
     };
     const root = await navigator.storage.getDirectory();
     await walk((await root.getDirectoryHandle(name, { create: true })) as Dir, '');
     return out.sort((a, b) => a.path.localeCompare(b.path));
   }, name);
+}
+
+/**
+ * The SHA-256 (hex) of `path` inside the private folder `name`, hashed in the page: large files
+ * need not cross into the test as bytes. Null when there is no such file.
+ */
+export async function sha256OfPicked(page: Page, name: string, path: string) {
+  return page.evaluate(
+    async ({ name, path }) => {
+      try {
+        let dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(name);
+        const parts = path.split('/');
+        for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part);
+        const file = await (await dir.getFileHandle(parts.at(-1)!)).getFile();
+        const digest = new Uint8Array(
+          await crypto.subtle.digest('SHA-256', await file.arrayBuffer()),
+        );
+        return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+      } catch {
+        return null;
+      }
+    },
+    { name, path },
+  );
 }

@@ -89,7 +89,8 @@ export const downloadRoutes = {
   sentPackageBytes: defineRoute({
     method: ['GET', 'HEAD'],
     path: '/packages/sent/:slug/tar/:filename',
-    summary: "A sent package's tar for its sender, whole or one range (the session is the credential)",
+    summary:
+      "A sent package's tar for its sender, whole or one range (the session is the credential)",
     auth: 'user',
     params: packageParams.extend({ filename: text() }),
     status: 200,
@@ -98,7 +99,8 @@ export const downloadRoutes = {
   sentFileBytes: defineRoute({
     method: ['GET', 'HEAD'],
     path: '/packages/sent/:slug/file/*',
-    summary: "One file of a sent package for its sender, whole or one range (the session is the credential)",
+    summary:
+      'One file of a sent package for its sender, whole or one range (the session is the credential)',
     auth: 'user',
     params: packageParams.extend({ '*': text() }),
     status: 200,

@@ -20,12 +20,7 @@ interface TransferSchema extends DBSchema {
 }
 
 export type StoreName =
-  | 'ledgers'
-  | 'picked-handles'
-  | 'uploads'
-  | 'download-ledgers'
-  | 'download-folders'
-  | 'downloads';
+  'ledgers' | 'picked-handles' | 'uploads' | 'download-ledgers' | 'download-folders' | 'downloads';
 
 /**
  * A key-value store of one object store in the transfer database. The connection opens on first

@@ -28,7 +28,11 @@ import { tarMembers, type ServableFile } from './package-bytes';
  */
 
 /** The sender's package as it may be downloaded now: 404 as Sent answers it, 410 once expired. */
-async function ownPackage(ctx: AppContext, principal: Principal, slug: string): Promise<PackageRow> {
+async function ownPackage(
+  ctx: AppContext,
+  principal: Principal,
+  slug: string,
+): Promise<PackageRow> {
   const { pkg } = await sentBy(ctx.db, principal, slug);
   // Expired, its objects are (or are about to be) deleted: the sender's copy ends with the rest.
   if (isExpired(pkg, new Date())) throw ApiError.detail(410, 'gone', downloadMessages.expired);

@@ -201,7 +201,11 @@ describe('the Sent screen', { timeout: 20_000 }, () => {
           };
         }
         if (route === api.downloads.sentFileGrant) {
-          return { filename: 'a.mov', download_url: '/api/packages/sent/reel/file/a.mov', size: 10 };
+          return {
+            filename: 'a.mov',
+            download_url: '/api/packages/sent/reel/file/a.mov',
+            size: 10,
+          };
         }
         return undefined;
       },

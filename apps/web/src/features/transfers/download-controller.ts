@@ -147,7 +147,9 @@ export class DownloadController {
         granted: null,
       });
       this.dispatch(downloadQueued({ ...fields, identifier: id, rootFolder: folder.name }));
-      this.dispatch(downloadFailed({ id, error: { kind: 'interrupted', message: interruptedMessage } }));
+      this.dispatch(
+        downloadFailed({ id, error: { kind: 'interrupted', message: interruptedMessage } }),
+      );
     }
   }
 
@@ -207,10 +209,14 @@ export class DownloadController {
       void allowFolder(folder)
         .catch(() => false)
         .then((allowed) => {
-          if (allowed) return this.retry(id, how.kind === 'folder' ? { kind: 'folder', folder } : how);
+          if (allowed)
+            return this.retry(id, how.kind === 'folder' ? { kind: 'folder', folder } : how);
           entry.fromEarlierPage = true;
-          const message = 'The selected folder is no longer accessible. Please choose a valid folder.';
-          this.dispatch(downloadFailed({ id, error: { kind: 'directory_handle_invalid', message } }));
+          const message =
+            'The selected folder is no longer accessible. Please choose a valid folder.';
+          this.dispatch(
+            downloadFailed({ id, error: { kind: 'directory_handle_invalid', message } }),
+          );
         });
       return;
     }

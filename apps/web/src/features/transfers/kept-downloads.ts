@@ -84,9 +84,14 @@ export async function grantFrom(api: ApiClient, source: GrantSource): Promise<Do
   if (source.kind === 'external') {
     const query = { key: source.key };
     return userPath === null
-      ? packageDescriptor(await api.call(routes.inbox.externalPackageGrant, { params: { slug }, query }))
+      ? packageDescriptor(
+          await api.call(routes.inbox.externalPackageGrant, { params: { slug }, query }),
+        )
       : fileDescriptor(
-          await api.call(routes.inbox.externalFileGrant, { params: { slug, '*': userPath }, query }),
+          await api.call(routes.inbox.externalFileGrant, {
+            params: { slug, '*': userPath },
+            query,
+          }),
         );
   }
   const [whole, one] =
