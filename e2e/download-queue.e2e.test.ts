@@ -6,12 +6,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, productOfFile } from './harness';
 import { freshPage, logIn } from './pages';
+import { answerPickerWith, readPicked } from './picked-folder';
 import { sendDemoPackage } from './sent-package';
 
 // The download queue in Chromium: a recipient's Download All and a file's download go through
-// the queue to the browser's own download (the one way a download lands until the engine does).
-// Both show in the transfer panel's download queue, and the bytes that land on disk are the ones
-// sent.
+// the queue. Chromium can pick a folder, so optimised download is on: a file lands whole in the
+// picked folder through the engine, and Download All offers the folder choices and the
+// browser's own download. All show in the transfer panel's download queue, and the bytes that
+// land are the ones sent.
 
 const SENDER = 'sender@example.com';
 const RITA = 'recipient@example.com';
@@ -40,25 +42,31 @@ afterAll(async () => {
 });
 
 describe('the download queue', () => {
-  it('shows a file and the whole package downloading in the panel, and lands them on disk', async () => {
+  it('lands a file in the picked folder and the package by the browser, both in the panel', async () => {
     const page = await freshPage(product.browser);
     await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
     await page.waitForURL((url) => url.pathname === '/inbox');
     const detail = page.getByRole('region', { name: 'Package details' });
     await detail.getByRole('heading', { name: 'Grade notes' }).waitFor();
     await detail.getByText('Grade/notes.txt').waitFor();
+    await answerPickerWith(page, 'Singles');
 
-    const [single] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download Grade/notes.txt' }).click(),
-    ]);
+    // One file: the engine saves it whole into the folder picked at the click.
+    await page.getByRole('button', { name: 'Download Grade/notes.txt' }).click();
+    const ring = page.getByRole('button', { name: /^Download queue:/ });
+    await expect
+      .poll(() => ring.getAttribute('aria-label'))
+      .toBe('Download queue: 1 download, 100%');
+    expect((await readPicked(page, 'Singles', 'notes.txt'))?.equals(files[0]!.bytes)).toBe(true);
+
+    // The whole package, by the browser's own download from the options menu.
+    await page.getByRole('button', { name: 'Download All' }).click();
     const [whole] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download All' }).click(),
+      page.getByRole('menuitem', { name: 'Standard browser download' }).click(),
     ]);
 
-    // The ring counts both; the queue lists them, each the browser's download, completed.
-    const ring = page.getByRole('button', { name: /^Download queue:/ });
+    // The ring counts both; the queue lists them, completed.
     await expect
       .poll(() => ring.getAttribute('aria-label'))
       .toBe('Download queue: 2 downloads, 100%');
@@ -70,14 +78,10 @@ describe('the download queue', () => {
     expect(await file.getByTestId('upload-status').innerText()).toBe('Completed');
     expect(await all.getByTestId('upload-status').innerText()).toBe('Completed');
     await all.getByText('Standard browser download').waitFor();
-    expect(await file.innerText()).toContain('Grade notes · Standard browser download');
+    expect(await file.innerText()).toContain('Grade notes · Saving into Singles');
     // Completed downloads offer nothing more.
     expect(await all.getByRole('button').count()).toBe(0);
-
-    const savedFile = path.join(scratch, single.suggestedFilename());
-    await single.saveAs(savedFile);
-    expect(single.suggestedFilename()).toBe('notes.txt');
-    expect((await readFile(savedFile)).equals(files[0]!.bytes)).toBe(true);
+    expect(await file.getByRole('button').count()).toBe(0);
 
     expect(whole.suggestedFilename()).toMatch(/\.tar$/);
     const savedTar = path.join(scratch, whole.suggestedFilename());
@@ -103,9 +107,7 @@ describe('the download queue', () => {
       const folder = await root.getDirectoryHandle('Deliveries', { create: true });
       Object.assign(window, { showDirectoryPicker: async () => folder });
     });
-    await page.keyboard.press('Alt+Shift+P');
-    await page.getByText('Optimised Download has been enabled').waitFor();
-
+    // Optimised download is on by default here (Chromium can pick a folder).
     await page.getByRole('button', { name: 'Download All' }).click();
     await page.getByRole('menuitem', { name: 'Unpack into a folder' }).click();
     const ring = page.getByRole('button', { name: /^Download queue:/ });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { changeDemoSettings, productOfFile } from './harness';
 import { sendToPartnerWithPin, sha256, textCount, textedPin } from './external-package';
+import { answerPickerWith, readPicked } from './picked-folder';
 import { freshPage, see } from './pages';
 
 // An outsider with no account: the demo sender sends a package to an ad-hoc address with a PIN;
@@ -35,9 +36,13 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-/** Clicks `button` and answers the bytes of the download the browser made of it. */
-async function downloadOf(page: Page, button: ReturnType<Page['getByRole']>) {
-  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+/** Download All by the browser's own download (the options menu); what the browser saved. */
+async function browserDownloadAll(page: Page) {
+  await page.getByRole('button', { name: 'Download All' }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'Standard browser download' }).click(),
+  ]);
   const saved = path.join(scratch, `${Date.now()}-${download.suggestedFilename()}`);
   await download.saveAs(saved);
   return { name: download.suggestedFilename(), saved, bytes: await readFile(saved) };
@@ -88,16 +93,20 @@ describe('the external package page', () => {
     await see(page, 'PIN verified: you can download the files now.');
     await expect.poll(() => downloadAll.isDisabled()).toBe(false);
 
-    // One file, by the browser's own download.
-    const single = await downloadOf(
-      page,
-      page.getByRole('button', { name: 'Download Grade/notes.txt' }),
-    );
-    expect(single.name).toBe('notes.txt');
-    expect(sha256(single.bytes)).toBe(sentFiles['Grade/notes.txt']);
+    // One file, through the engine into the folder picked at the click; the page's own
+    // transfer panel shows it once there is a download.
+    await answerPickerWith(page, 'From the link');
+    await page.getByRole('button', { name: 'Download Grade/notes.txt' }).click();
+    const ring = page.getByRole('button', { name: /^Download queue:/ });
+    await expect
+      .poll(() => ring.getAttribute('aria-label'), { timeout: 30_000 })
+      .toBe('Download queue: 1 download, 100%');
+    const single = await readPicked(page, 'From the link', 'notes.txt');
+    expect(single && sha256(single)).toBe(sentFiles['Grade/notes.txt']);
 
-    // The whole package as one .tar, which GNU tar unpacks to the same bytes.
-    const whole = await downloadOf(page, downloadAll);
+    // The whole package as one .tar by the browser's own download (the options menu), which
+    // GNU tar unpacks to the same bytes.
+    const whole = await browserDownloadAll(page);
     expect(whole.name).toMatch(/\.tar$/);
     const unpacked = await mkdtemp(path.join(scratch, 'untar-'));
     await promisify(execFile)('tar', ['-xf', whole.saved, '-C', unpacked]);

@@ -11,6 +11,7 @@ import {
   waitForMailLink,
 } from './harness';
 import { freshPage, logIn, see } from './pages';
+import { answerPickerWith, readPicked } from './picked-folder';
 import { sendDemoPackage } from './sent-package';
 
 // Receiving and following up, as people do it: the sender's package (sent by the upload engine)
@@ -49,13 +50,21 @@ function sendPackage(): Promise<string> {
   });
 }
 
-/** Clicks `button` and answers the bytes of the browser download it starts. */
-async function downloadBy(page: Page, button: string) {
+/** Download All by the browser's own download (the options menu); its name and bytes. */
+async function browserDownloadAll(page: Page) {
+  await page.getByRole('button', { name: 'Download All' }).click();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('button', { name: button }).click(),
+    page.getByRole('menuitem', { name: 'Standard browser download' }).click(),
   ]);
   return { name: download.suggestedFilename(), bytes: await readFile((await download.path())!) };
+}
+
+/** Waits until the download queue's ring says `count` downloads, all done. */
+async function queueDone(page: Page, count: number) {
+  const ring = page.getByRole('button', { name: /^Download queue:/ });
+  const label = `Download queue: ${count} download${count === 1 ? '' : 's'}, 100%`;
+  await expect.poll(() => ring.getAttribute('aria-label'), { timeout: 30_000 }).toBe(label);
 }
 
 beforeAll(async () => {
@@ -80,11 +89,14 @@ describe('receiving a package', () => {
     await expect.poll(() => page.getByLabel(/unseen packages/).count()).toBe(0);
 
     await detail.getByText('Reel 1/notes.txt').waitFor();
-    const one = await downloadBy(page, 'Download Reel 1/frame_0001.dpx');
-    expect(one.name).toBe('frame_0001.dpx');
-    expect(one.bytes.equals(files[1]!.bytes)).toBe(true);
+    // One file through the engine, saved whole into the folder picked at the click.
+    await answerPickerWith(page, 'Dailies');
+    await page.getByRole('button', { name: 'Download Reel 1/frame_0001.dpx' }).click();
+    await queueDone(page, 1);
+    const one = await readPicked(page, 'Dailies', 'frame_0001.dpx');
+    expect(one?.equals(files[1]!.bytes)).toBe(true);
 
-    const all = await downloadBy(page, 'Download All');
+    const all = await browserDownloadAll(page);
     expect(all.name).toMatch(/\.tar$/);
     // The tar holds each file's bytes whole, after its header.
     for (const f of files) expect(all.bytes.includes(f.bytes)).toBe(true);

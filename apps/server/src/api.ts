@@ -10,6 +10,7 @@ import { contractGroupsRoutes } from './modules/contracts/groups.routes';
 import { contractUsersRoutes } from './modules/contracts/users.routes';
 import { downloadHistoryRoutesPlugin } from './modules/download-history/download-history.routes';
 import { downloadsRoutes } from './modules/downloads/downloads.routes';
+import { senderDownloadsRoutes } from './modules/downloads/sender-downloads';
 import { filesystemRoutes } from './modules/filesystem/filesystem.routes';
 import { helpRoutes } from './modules/help/help.routes';
 import { mhlRoutesPlugin } from './modules/mhl/mhl.routes';
@@ -42,6 +43,7 @@ export const apiAreas: readonly AreaPlugin[] = [
   packagesRoutes,
   brandingRoutes,
   downloadsRoutes,
+  senderDownloadsRoutes,
   receivingRoutes,
   mhlRoutesPlugin,
   receiptRoutesPlugin,

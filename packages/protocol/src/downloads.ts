@@ -44,7 +44,9 @@ const packageParams = z.object({ slug: slugParam });
 
 /**
  * Downloads: a signed-in recipient asks for a grant (the whole package as a tar, or one file),
- * then fetches its URL with any downloader, whole or in ranged chunks, without a session.
+ * then fetches its URL with any downloader, whole or in ranged chunks, without a session. A
+ * sender asks for their own copy of what they sent in the same shape; its URL is fetched with
+ * their session (a sender is no recipient, so no grant names them; see decision 019).
  */
 export const downloadRoutes = {
   packageGrant: defineRoute({
@@ -65,6 +67,44 @@ export const downloadRoutes = {
     params: packageParams.extend({ '*': text() }),
     status: 200,
     response: fileDownloadGrant,
+  }),
+  sentPackageGrant: defineRoute({
+    method: 'GET',
+    path: '/packages/sent/:slug/download/',
+    summary: "The sender's own copy of a package they sent, as one tar (fetched with the session)",
+    auth: 'user',
+    params: packageParams,
+    status: 200,
+    response: packageDownloadGrant,
+  }),
+  sentFileGrant: defineRoute({
+    method: 'GET',
+    path: '/packages/sent/:slug/download/*',
+    summary: "The sender's own copy of one file of a package they sent (fetched with the session)",
+    auth: 'user',
+    params: packageParams.extend({ '*': text() }),
+    status: 200,
+    response: fileDownloadGrant,
+  }),
+  sentPackageBytes: defineRoute({
+    method: ['GET', 'HEAD'],
+    path: '/packages/sent/:slug/tar/:filename',
+    summary:
+      "A sent package's tar for its sender, whole or one range (the session is the credential)",
+    auth: 'user',
+    params: packageParams.extend({ filename: text() }),
+    status: 200,
+    response: 'binary',
+  }),
+  sentFileBytes: defineRoute({
+    method: ['GET', 'HEAD'],
+    path: '/packages/sent/:slug/file/*',
+    summary:
+      'One file of a sent package for its sender, whole or one range (the session is the credential)',
+    auth: 'user',
+    params: packageParams.extend({ '*': text() }),
+    status: 200,
+    response: 'binary',
   }),
   download: defineRoute({
     method: ['GET', 'HEAD'],

@@ -11,7 +11,10 @@ import type { ThunkExtra } from './thunk';
  * app (the external package page): its screens call the server through the same endpoints
  * without loading the app's other areas. Such a page has no uploads.
  */
-export function createCallStore(api: ApiClient, downloads: DownloadController = pageDownloads()) {
+export function createCallStore(
+  api: ApiClient,
+  downloads: DownloadController = pageDownloads(api),
+) {
   const extra: Pick<ThunkExtra, 'api' | 'downloads'> = { api, downloads };
   const store = configureStore({
     reducer: { [apiSlice.reducerPath]: apiSlice.reducer, downloads: downloadsReducer },

@@ -23,7 +23,7 @@ export const api = createApiClient({
   onSessionExpires: (expiresAt) => store.dispatch(sessionExpiresReceived(expiresAt)),
 });
 
-const downloads = pageDownloads();
+const downloads = pageDownloads(api);
 
 /** What thunks get: the API client, the page's uploads (the transfer engine's runners), downloads. */
 const extra: ThunkExtra = {

@@ -42,7 +42,7 @@ export {
   IndexedDbPickedHandleStore,
 } from './indexeddb-stores';
 export type { IndexedDbStoreOptions } from './indexeddb-stores';
-export { TRANSFER_DATABASE } from './transfer-database';
+export { TRANSFER_DATABASE, TransferDatabaseStore } from './transfer-database';
 export { IndexedDbResumableUploadStore, reopenPickedFiles } from './resumable-uploads';
 export type { ResumableUpload } from './resumable-uploads';
 export { matchRepickedFiles, repickProblems } from './repick';

@@ -15,10 +15,12 @@ interface TransferSchema extends DBSchema {
   'download-ledgers': { key: string; value: unknown };
   /** The folder each person downloads into by default, by their id (email). */
   'download-folders': { key: string; value: FileSystemDirectoryHandle };
+  /** What a page needs to offer a cut-off download again (its folder, how to ask its grant). */
+  downloads: { key: string; value: unknown };
 }
 
 export type StoreName =
-  'ledgers' | 'picked-handles' | 'uploads' | 'download-ledgers' | 'download-folders';
+  'ledgers' | 'picked-handles' | 'uploads' | 'download-ledgers' | 'download-folders' | 'downloads';
 
 /**
  * A key-value store of one object store in the transfer database. The connection opens on first
@@ -56,7 +58,7 @@ export class TransferDatabaseStore<Value> {
   }
 
   private db(): Promise<IDBPDatabase<TransferSchema>> {
-    this.connection ??= openDB<TransferSchema>(this.databaseName, 3, {
+    this.connection ??= openDB<TransferSchema>(this.databaseName, 4, {
       // Each version adds stores; a browser holding an older database keeps its ledgers.
       upgrade(db, oldVersion) {
         if (oldVersion < 1) {
@@ -68,6 +70,7 @@ export class TransferDatabaseStore<Value> {
           db.createObjectStore('download-ledgers');
           db.createObjectStore('download-folders');
         }
+        if (oldVersion < 4) db.createObjectStore('downloads');
       },
       blocking: () => void this.close(),
       terminated: () => {

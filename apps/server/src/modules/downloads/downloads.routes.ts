@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadRoutes, isPackagePath } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
@@ -11,8 +11,9 @@ import {
   grantPackageDownload,
   openDownload,
   recordDownload,
-  type OpenDownload,
+  type ServableDownload,
 } from './downloads.service';
+import type { Delivery } from './downloads.repository';
 
 /**
  * Downloads: a logged-in recipient asks for a grant (the whole package as a tar, or one file),
@@ -39,77 +40,89 @@ export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppCont
     downloadRoutes.download,
     async (request, reply) => {
       const download = await openDownload(ctx, request.params.token);
-      // The store's injected faults (tests only) reach downloads too: the app reads the store
-      // directly, so its ranged answers would otherwise never fail, stall or be cut.
-      const fault = request.method === 'GET' ? ctx.storeFaults?.decide() : null;
-      if (fault) {
-        const unavailable = () =>
-          reply.code(503).type('text/plain; charset=utf-8').send(INJECTED_UNAVAILABLE_BODY);
-        if (await injectFault(request, reply, fault, unavailable)) return reply;
-      }
-      const decision = rangeOf(request, download);
-      if (decision.kind === 'unsatisfiable') {
-        return reply.code(416).header('content-range', `bytes */${download.size}`).send();
-      }
-      const range =
-        decision.kind === 'partial' ? decision.range : { offset: 0, length: download.size };
-      const startedAt = new Date();
-      // Read now: once a client cuts the connection, its socket no longer knows the address.
-      const ip = request.ip;
-      const body = request.method === 'HEAD' ? null : await download.body(range);
-      reply
-        .code(decision.kind === 'partial' ? 206 : 200)
-        .header('accept-ranges', 'bytes')
-        .header('etag', download.etag)
-        .header('content-disposition', attachment(download.filename))
-        .header('content-length', range.length)
-        .type(download.contentType);
-      if (decision.kind === 'partial') {
-        reply.header('content-range', contentRange(range, download.size));
-      }
-      if (!body) return reply.send();
-
-      // Tracked from the start, not from 'close': a stopping server must already see it pending
-      // when its connections close, and wait for the record before the database closes.
-      const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
-      const transferEnded = ctx.metrics.transferStarted('download');
-      ctx.pendingWork.track(
-        closed
-          .then(() => {
-            transferEnded();
-            // Only a body written to its end counts as delivered; a cut one adds its bytes only.
-            const whole = reply.raw.writableFinished && body.stream.readableEnded;
-            const files = whole ? download.filesEndingIn(range) : 0;
-            ctx.metrics.moved('download', files, whole ? range.length : body.bytesOut());
-            return recordDownload(ctx, download, {
-              served: whole ? { start: range.offset, end: range.offset + range.length } : null,
-              bytes: whole ? range.length : body.bytesOut(),
-              startedAt,
-              ip,
-            });
-          })
-          .catch((error: unknown) => request.log.error({ err: error }, 'download: not recorded')),
+      return sendDownload(ctx, request, reply, download, (delivery) =>
+        recordDownload(ctx, download, delivery),
       );
-      return reply.send(body.stream);
     },
-    {
-      fastify: {
-        // Runs after the API scope's hook, which would otherwise leave a bare `no-store`.
-        onSend: [
-          async (_request, reply, payload) => {
-            reply.header('cache-control', 'private, no-store');
-            return payload;
-          },
-          // A body picked by the injected faults is cut or stalled half-way (tests only).
-          cutResponseBody,
-        ],
-      },
-    },
+    { fastify: { onSend: downloadOnSend } },
   );
 }
 
+/**
+ * Answers a request for a download's bytes: HEAD, the whole body, or the one range asked (with
+ * If-Range). `record` hears of each response once its connection closes, with what was
+ * delivered; a sender's own copy records nothing (no recipient received it).
+ */
+export async function sendDownload(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  download: ServableDownload,
+  record: ((delivery: Delivery) => Promise<void>) | null,
+): Promise<FastifyReply> {
+  // The store's injected faults (tests only) reach downloads too: the app reads the store
+  // directly, so its ranged answers would otherwise never fail, stall or be cut.
+  const fault = request.method === 'GET' ? ctx.storeFaults?.decide() : null;
+  if (fault) {
+    const unavailable = () =>
+      reply.code(503).type('text/plain; charset=utf-8').send(INJECTED_UNAVAILABLE_BODY);
+    if (await injectFault(request, reply, fault, unavailable)) return reply;
+  }
+  const decision = rangeOf(request, download);
+  if (decision.kind === 'unsatisfiable') {
+    return reply.code(416).header('content-range', `bytes */${download.size}`).send();
+  }
+  const range = decision.kind === 'partial' ? decision.range : { offset: 0, length: download.size };
+  const startedAt = new Date();
+  // Read now: once a client cuts the connection, its socket no longer knows the address.
+  const ip = request.ip;
+  const body = request.method === 'HEAD' ? null : await download.body(range);
+  reply
+    .code(decision.kind === 'partial' ? 206 : 200)
+    .header('accept-ranges', 'bytes')
+    .header('etag', download.etag)
+    .header('content-disposition', attachment(download.filename))
+    .header('content-length', range.length)
+    .type(download.contentType);
+  if (decision.kind === 'partial') {
+    reply.header('content-range', contentRange(range, download.size));
+  }
+  if (!body) return reply.send();
+
+  // Tracked from the start, not from 'close': a stopping server must already see it pending
+  // when its connections close, and wait for the record before the database closes.
+  const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
+  const transferEnded = ctx.metrics.transferStarted('download');
+  ctx.pendingWork.track(
+    closed
+      .then(() => {
+        transferEnded();
+        // Only a body written to its end counts as delivered; a cut one adds its bytes only.
+        const whole = reply.raw.writableFinished && body.stream.readableEnded;
+        const files = whole ? download.filesEndingIn(range) : 0;
+        ctx.metrics.moved('download', files, whole ? range.length : body.bytesOut());
+        return record?.({
+          served: whole ? { start: range.offset, end: range.offset + range.length } : null,
+          bytes: whole ? range.length : body.bytesOut(),
+          startedAt,
+          ip,
+        });
+      })
+      .catch((error: unknown) => request.log.error({ err: error }, 'download: not recorded')),
+  );
+  return reply.send(body.stream);
+}
+
+/** Runs after the API scope's hook, which would otherwise leave a bare `no-store`. */
+export async function privateNoStore(_request: FastifyRequest, reply: FastifyReply) {
+  reply.header('cache-control', 'private, no-store');
+}
+
+/** The hooks of every download answer: private caching, and (tests only) a body cut or stalled. */
+export const downloadOnSend = [privateNoStore, cutResponseBody];
+
 /** The Range to serve; an If-Range naming other bytes than ours asks for the whole body. */
-function rangeOf(request: FastifyRequest, download: OpenDownload): RangeDecision {
+function rangeOf(request: FastifyRequest, download: ServableDownload): RangeDecision {
   const ifRange = request.headers['if-range'];
   if (ifRange !== undefined && ifRange !== download.etag) return { kind: 'whole' };
   return decideRange(request.headers.range, download.size);

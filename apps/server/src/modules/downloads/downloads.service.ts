@@ -27,6 +27,7 @@ import {
   tarMembers,
   tarParts,
   type BodyStream,
+  type PackageTar,
   type ServableFile,
 } from './package-bytes';
 import { displayName, senderName } from '../accounts/display-name';
@@ -63,11 +64,7 @@ export async function grantPackageDownloadTo(
 ): Promise<PackageDownloadGrant> {
   assertMayDownload(access);
   const { pkg, recipient } = access;
-  const tar = await packageTar(
-    pkg,
-    await storedFiles(ctx.db, pkg.id),
-    mhlHostname(ctx.config.publicUrl),
-  );
+  const tar = await packageTarOf(ctx, pkg);
   const filename = `${downloadName(pkg.name)}.tar`;
   const size = tar.layout.size;
   const token = await issueGrant(ctx, pkg, recipient, null, size, ip);
@@ -108,11 +105,8 @@ export async function grantFileDownloadTo(
   return { filename, download_url: downloadUrl(ctx, token, filename), size: file.size };
 }
 
-/** A grant checked and ready to serve: what the response headers need, and its bytes. */
-export interface OpenDownload {
-  readonly grantId: number;
-  readonly packageId: number;
-  readonly recipientId: number;
+/** A package's tar, or one of its files, ready to serve: what the headers need, and its bytes. */
+export interface ServableDownload {
   readonly wholePackage: boolean;
   readonly size: number;
   readonly etag: string;
@@ -127,6 +121,13 @@ export interface OpenDownload {
   filesEndingIn(range: ByteRange): number;
 }
 
+/** A grant checked and ready to serve, with whom its deliveries are recorded for. */
+export interface OpenDownload extends ServableDownload {
+  readonly grantId: number;
+  readonly packageId: number;
+  readonly recipientId: number;
+}
+
 /**
  * Opens the download a token grants, checking the package and recipient again as they are now.
  * 404 for an unknown or expired token, else the answers of `assertMayDownload`.
@@ -136,46 +137,56 @@ export async function openDownload(ctx: AppContext, token: string): Promise<Open
   if (!found || found.grant.expiresAt <= new Date()) throw packageNotFound();
   assertMayDownload(found);
   const { grant, pkg, recipient } = found;
-  const common = {
-    grantId: grant.id,
-    packageId: pkg.id,
-    recipientId: recipient.id,
-    size: grant.size,
-  };
+  const common = { grantId: grant.id, packageId: pkg.id, recipientId: recipient.id };
   if (grant.fileId === null) {
-    const tar = await packageTar(
-      pkg,
-      await storedFiles(ctx.db, pkg.id),
-      mhlHostname(ctx.config.publicUrl),
-    );
+    const tar = servableTar(ctx, pkg, await packageTarOf(ctx, pkg));
     // The stored list cannot change after sending; if it somehow did, old offsets would lie.
-    if (tar.layout.size !== grant.size) throw packageNotFound();
-    return {
-      ...common,
-      wholePackage: true,
-      etag: contentTag(pkg, null, grant.size, tar.files, tar.written),
-      filename: `${downloadName(pkg.name)}.tar`,
-      contentType: 'application/x-tar',
-      body: (range) => streamParts(ctx.storage, tarParts(pkg, tar, range), ctx.log),
-      // The package's files only: the ascmhl members after them are ours, not sent files.
-      filesEndingIn: (range) =>
-        tar.layout.entries.slice(0, tar.files.length).filter((entry) => {
-          const end = entry.dataOffset + entry.source.size;
-          return end > range.offset && end <= range.offset + range.length;
-        }).length,
-    };
+    if (tar.size !== grant.size) throw packageNotFound();
+    return { ...common, ...tar };
   }
   const file = await storedFile(ctx.db, pkg.id, { id: grant.fileId });
   if (!file?.objectKey || file.size !== grant.size) throw packageNotFound();
-  const servable = file as ServableFile;
+  return { ...common, ...servableFile(ctx, pkg, file as ServableFile) };
+}
+
+/** The package's tar: its stored files in the deterministic layout, then its ASC MHL. */
+export async function packageTarOf(ctx: AppContext, pkg: PackageRow): Promise<PackageTar> {
+  return packageTar(pkg, await storedFiles(ctx.db, pkg.id), mhlHostname(ctx.config.publicUrl));
+}
+
+/** The package's tar as served. */
+export function servableTar(ctx: AppContext, pkg: PackageRow, tar: PackageTar): ServableDownload {
+  const size = tar.layout.size;
   return {
-    ...common,
+    wholePackage: true,
+    size,
+    etag: contentTag(pkg, null, size, tar.files, tar.written),
+    filename: `${downloadName(pkg.name)}.tar`,
+    contentType: 'application/x-tar',
+    body: (range) => streamParts(ctx.storage, tarParts(pkg, tar, range), ctx.log),
+    // The package's files only: the ascmhl members after them are ours, not sent files.
+    filesEndingIn: (range) =>
+      tar.layout.entries.slice(0, tar.files.length).filter((entry) => {
+        const end = entry.dataOffset + entry.source.size;
+        return end > range.offset && end <= range.offset + range.length;
+      }).length,
+  };
+}
+
+/** One stored file of the package as served, under its own name. */
+export function servableFile(
+  ctx: AppContext,
+  pkg: PackageRow,
+  file: ServableFile,
+): ServableDownload {
+  return {
     wholePackage: false,
-    etag: contentTag(pkg, file.id, grant.size, [servable]),
+    size: file.size,
+    etag: contentTag(pkg, file.id, file.size, [file]),
     filename: baseName(file.userPath),
     contentType: 'application/octet-stream',
-    body: (range) => streamParts(ctx.storage, fileParts(pkg, servable, range), ctx.log),
-    filesEndingIn: (range) => (range.offset + range.length === grant.size ? 1 : 0),
+    body: (range) => streamParts(ctx.storage, fileParts(pkg, file, range), ctx.log),
+    filesEndingIn: (range) => (range.offset + range.length === file.size ? 1 : 0),
   };
 }
 
@@ -263,6 +274,6 @@ function downloadUrl(ctx: AppContext, token: string, filename: string): string {
   return `${ctx.config.publicUrl}/api/downloads/${token}/${encodeURIComponent(filename)}`;
 }
 
-function baseName(userPath: string): string {
+export function baseName(userPath: string): string {
   return userPath.slice(userPath.lastIndexOf('/') + 1);
 }

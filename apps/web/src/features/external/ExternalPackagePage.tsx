@@ -17,6 +17,7 @@ import { useToast } from '../../components/toast-context';
 import { DownloadAllButton } from '../packages/DownloadAllButton';
 import { ExpiryChips } from '../packages/ExpiryChips';
 import { DownloadPanel } from '../transfers/DownloadPanel';
+import { useKeptDownloads } from '../transfers/use-kept-downloads';
 import { useDateTimeFormat } from '../../app/time-zone';
 import { formatExpiry } from '../packages/package-format';
 import { LazyPinDialog } from '../pin/LazyPinDialog';
@@ -74,6 +75,8 @@ function ExternalPackageView(props: {
   const [pinOpen, setPinOpen] = useState(false);
   const toast = useToast();
   const downloads = useExternalDownloads(pkg, accessKey);
+  // A download from this link that an earlier page left unfinished is offered again.
+  useKeptDownloads(`link:${pkg.slug}`);
   const canDownload = !pkg.expired && !pkg.locked;
 
   return (

@@ -34,6 +34,7 @@ export function useExternalDownloads(pkg: ExternalPackage, accessKey: string) {
         query: { key: accessKey },
         body: report,
       }).unwrap(),
+    grantsBy: { kind: 'external', key: accessKey },
     failed: downloadFailed,
   });
   return { ...downloads, busy: packageGranting.isLoading || fileGranting.isLoading };

@@ -25,7 +25,11 @@ export interface HiddenSettings {
   alwaysUseSlabFiles: boolean;
   /** Parallel upload requests; null leaves it to the project's `number_of_upload_workers`. */
   uploadWorkers: number | null;
-  /** Toggled by Alt+Shift+P only; the download sliders are disabled while it is off. */
+  /**
+   * Downloads through the engine into a folder, wherever the browser can pick one (on unless
+   * support asked the person to turn it off). Toggled by Alt+Shift+P only; the download
+   * sliders are disabled while it is off.
+   */
   optimizedDownload: boolean;
   /** Unpack a package's tar as it downloads rather than save the .tar. */
   extractFromArchive: boolean;
@@ -43,7 +47,7 @@ export interface HiddenSettings {
 export const defaultHiddenSettings: Readonly<HiddenSettings> = Object.freeze({
   alwaysUseSlabFiles: false,
   uploadWorkers: null,
-  optimizedDownload: false,
+  optimizedDownload: true,
   extractFromArchive: true,
   asyncFileWriting: false,
   chunkSizeMb: 150,

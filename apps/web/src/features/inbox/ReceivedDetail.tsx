@@ -45,6 +45,7 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
     packageGrant: () => packageGrant({ params: { slug: pkg.slug } }).unwrap(),
     fileGrant: (file) => fileGrant({ params: { slug: pkg.slug, '*': file.user_path } }).unwrap(),
     receipt: (report) => deliveryReceipt({ params: { slug: pkg.slug }, body: report }).unwrap(),
+    grantsBy: { kind: 'received' },
     failed: packageScreen.downloadFailed,
   });
   const extendExpiry = async () => {

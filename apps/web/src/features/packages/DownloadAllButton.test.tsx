@@ -33,6 +33,7 @@ function Package(props: { invalidFilenames: boolean }) {
     invalidFilenames: props.invalidFilenames,
     packageGrant: async () => grant,
     fileGrant: async () => ({ filename: 'a.txt', download_url: '/x', size: 1 }),
+    grantsBy: { kind: 'received' },
     failed: 'Could not start',
   });
   return (
@@ -93,8 +94,10 @@ describe('Download All', () => {
     });
   });
 
-  it('offers the folder choices only with optimised download on (Alt+Shift+P)', async () => {
+  it('offers the folder choices by default; support can turn them off (Alt+Shift+P)', async () => {
     downloadAllOf({ folders: true });
+    expect(downloadAll().getAttribute('aria-haspopup')).toBe('menu');
+    act(() => updateHiddenSettings({ optimizedDownload: false }));
     expect(downloadAll().getAttribute('aria-haspopup')).toBeNull();
     act(() => updateHiddenSettings({ optimizedDownload: true }));
     fireEvent.click(downloadAll());

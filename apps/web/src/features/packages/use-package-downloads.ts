@@ -12,12 +12,10 @@ import { useToast } from '../../components/toast-context';
 import { useHiddenSettings } from '../hidden-settings/hidden-settings';
 import { pickDownloadFolder, queueDownload } from '../transfers/download-actions';
 import type { DownloadRequest } from '../transfers/download-controller';
-import type {
-  DownloadDescriptor,
-  DownloadFolder,
-  DownloadMethod,
-} from '../transfers/download-runner';
+import type { DownloadFolder, DownloadMethod } from '../transfers/download-runner';
 import { useFolderDownloads } from '../transfers/DownloadControls';
+import { fileDescriptor, packageDescriptor } from '../transfers/grant-descriptors';
+import type { GrantSource } from '../transfers/kept-downloads';
 
 /** A package the person may download, and how its grants are asked (the caller's API). */
 export interface DownloadablePackage {
@@ -31,21 +29,12 @@ export interface DownloadablePackage {
    * a recipient's call (absent for the sender's own downloads).
    */
   receipt?: (report: ReceiptRequest) => Promise<DeliveryReceipt>;
+   * Which grant calls those are, so a later page can ask them again for a download cut off
+   * (the external page's with the link's key).
+   */
+  grantsBy: { kind: 'received' } | { kind: 'sent' } | { kind: 'external'; key: string };
   /** What a refusal says when the server gave no reason. */
   failed: string;
-}
-
-export function packageDescriptor(grant: PackageDownloadGrant): DownloadDescriptor {
-  return {
-    downloadUrl: grant.download_url,
-    filename: grant.filename,
-    size: grant.size,
-    tar: { mtime: grant.mtime, files: grant.files },
-  };
-}
-
-export function fileDescriptor(grant: FileDownloadGrant): DownloadDescriptor {
-  return { downloadUrl: grant.download_url, filename: grant.filename, size: grant.size };
 }
 
 /**
@@ -68,7 +57,16 @@ export function usePackageDownloads(pkg: DownloadablePackage) {
   const dispatch = useAppDispatch();
   const toast = useToast();
   const folderChoices = useFolderChoices();
-  const { slug, name, invalidFilenames, failed } = pkg;
+  const { slug, name, invalidFilenames, failed, grantsBy } = pkg;
+  const grantKind = grantsBy.kind;
+  const linkKey = grantsBy.kind === 'external' ? grantsBy.key : '';
+  const sourceOf = useCallback(
+    (userPath: string | null): GrantSource =>
+      grantKind === 'external'
+        ? { kind: 'external', slug, key: linkKey, userPath }
+        : { kind: grantKind, slug, userPath },
+    [grantKind, linkKey, slug],
+  );
 
   const refused = useCallback(
     (failure: unknown): never => {
@@ -120,9 +118,10 @@ export function usePackageDownloads(pkg: DownloadablePackage) {
         folder,
         grant: () => packageGrant().then(packageDescriptor, refused),
         ...(receipt && { receipt }),
+        source: sourceOf(null),
       });
     },
-    [folderFor, queue, pkg, name, slug, invalidFilenames, refused],
+    [folderFor, queue, pkg, name, slug, invalidFilenames, refused, sourceOf],
   );
 
   const downloadFile = useCallback(
@@ -141,9 +140,10 @@ export function usePackageDownloads(pkg: DownloadablePackage) {
         invalidFilenames,
         folder,
         grant: () => fileGrant(file).then(fileDescriptor, refused),
+        source: sourceOf(file.user_path),
       });
     },
-    [folderChoices, folderFor, queue, pkg, name, slug, invalidFilenames, refused],
+    [folderChoices, folderFor, queue, pkg, name, slug, invalidFilenames, refused, sourceOf],
   );
 
   return { downloadAll, downloadFile, folderChoices };

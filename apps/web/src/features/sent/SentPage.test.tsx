@@ -20,6 +20,7 @@ import { partnersGroup, testContract } from '../../app/test-support/contracts';
 import { ToastProvider } from '../../components/ToastProvider';
 import { initialAuthState } from '../auth/auth-slice';
 import { projectsApi } from '../projects/projects-api';
+import { selectDownloads } from '../transfers/downloads-slice';
 import { SentPage } from './SentPage';
 
 afterEach(cleanup);
@@ -232,13 +233,50 @@ describe('the Sent screen', { timeout: 20_000 }, () => {
     );
   });
 
+  it("downloads the sender's own copy: the package and a file, by the sender's grants", async () => {
+    const { calls, store } = await openSent(reel, {
+      answer: (route) => {
+        if (route === api.downloads.sentPackageGrant) {
+          return {
+            filename: 'Reel 1.tar',
+            download_url: '/api/packages/sent/reel/tar/Reel%201.tar',
+            size: 3072,
+            num_files: 1,
+            mtime: 1,
+            files: [{ path: 'a.mov', size: 10, xxh128: null }],
+          };
+        }
+        if (route === api.downloads.sentFileGrant) {
+          return {
+            filename: 'a.mov',
+            download_url: '/api/packages/sent/reel/file/a.mov',
+            size: 10,
+          };
+        }
+        return undefined;
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Download All' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Download a.mov' }));
+    await waitFor(() => expect(callsTo(calls, api.downloads.sentFileGrant)).toHaveLength(1));
+    expect(callsTo(calls, api.downloads.sentPackageGrant).map((a) => a.params)).toEqual([
+      { slug: 'reel' },
+    ]);
+    expect(callsTo(calls, api.downloads.sentFileGrant)[0]!.params).toEqual({
+      slug: 'reel',
+      '*': 'a.mov',
+    });
+    // Both in the download queue, under the package's name.
+    expect(selectDownloads(store.getState()).map((d) => d.packageFile)).toEqual([null, 'a.mov']);
+  });
+
   it('removes a recipient after confirmation: the row dims and its actions close', async () => {
     const { calls } = await openSent(reel);
     fireEvent.click(within(row('Otto Other')).getByRole('button', { name: 'Remove Otto Other' }));
     const dialog = await screen.findByRole('dialog');
     within(dialog).getByText(/Remove Otto Other's access/);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
-    await screen.findByText(inboxMessages.removedRecipients);
+    await screen.findByText(inboxMessages.removedRecipients, {}, { timeout: 10_000 });
     expect(callsTo(calls, api.inbox.removeRecipient).map((a) => a.params)).toEqual([
       { slug: 'reel', userId: 4 },
     ]);

@@ -52,6 +52,9 @@ export const sentApi = apiSlice.injectEndpoints({
     updateRecipient: mutation(build, api.inbox.updateRecipient, {
       onAnswer: (saved, _args, dispatch) => showSent(saved, dispatch),
     }),
+    /** The sender's own copy; asked afresh for each download, as a recipient's grants are. */
+    sentPackageGrant: mutation(build, api.downloads.sentPackageGrant),
+    sentFileGrant: mutation(build, api.downloads.sentFileGrant),
   }),
 });
 
@@ -63,4 +66,6 @@ export const {
   useAddRecipientsMutation,
   useRemoveRecipientMutation,
   useUpdateRecipientMutation,
+  useSentPackageGrantMutation,
+  useSentFileGrantMutation,
 } = sentApi;

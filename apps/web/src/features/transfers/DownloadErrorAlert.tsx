@@ -24,7 +24,7 @@ export function DownloadErrorAlert(props: { download: DownloadRecord }) {
   if (status !== 'FAILED' && status !== 'PARTIALLY_FAILED') return null;
 
   const text =
-    error && error.kind !== 'refused'
+    error && error.kind !== 'refused' && error.kind !== 'interrupted'
       ? downloadErrorText(error.kind, { singleFile: download.packageFile !== null })
       : null;
   const severity = status === 'PARTIALLY_FAILED' ? 'warning' : (text?.severity ?? 'error');

@@ -11,6 +11,7 @@ import {
   resumeUploadsPausedOffline,
 } from './upload-actions';
 import { hasActiveUploads, selectUploads } from './uploads-slice';
+import { useKeptDownloads } from './use-kept-downloads';
 import { useTabTransfers } from './use-tab-transfers';
 
 /**
@@ -28,6 +29,8 @@ export function UploadGuards() {
   const userId = useAppSelector((s) => s.auth.user?.id ?? null);
   const sessionLost = useAppSelector((s) => s.auth.sessionLost);
   useTabTransfers();
+  // Downloads too: one cut off by an earlier page of this person's is offered again.
+  useKeptDownloads(userId === null ? null : `user:${userId}`);
 
   // Run on every change of the queue too, so an upload whose turn comes while offline pauses.
   useEffect(() => {

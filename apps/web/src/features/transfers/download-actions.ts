@@ -40,3 +40,11 @@ export function moveDownloadToFolder(id: string) {
     extra.downloads.retry(id, { kind: 'folder', folder });
   };
 }
+
+/**
+ * Keeps `owner`'s folder downloads from now on and offers again the ones an earlier page of
+ * theirs left unfinished (`user:<id>` in the app, `link:<slug>` on the external page).
+ */
+export function restoreDownloads(owner: string) {
+  return (_dispatch: unknown, _getState: unknown, extra: Extra) => extra.downloads.restore(owner);
+}

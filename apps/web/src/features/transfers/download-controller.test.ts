@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureStore } from '@reduxjs/toolkit';
-import { DownloadController, type DownloadRequest } from './download-controller';
+import {
+  DownloadController,
+  interruptedMessage,
+  type DownloadRequest,
+} from './download-controller';
+import type { DownloadKeeper, GrantSource, KeptDownload } from './kept-downloads';
 import type {
   DownloadDescriptor,
   DownloadJob,
@@ -286,5 +291,128 @@ describe('the download queue', () => {
     controller.enqueue(request('B', { receipt }));
     await vi.advanceTimersByTimeAsync(1000);
     expect(browser.jobs[0]!.job.receipt).toBeUndefined();
+  });
+});
+
+describe('downloads kept for a later page', () => {
+  /** A keeper in memory, shared by two controllers as two pages share IndexedDB. */
+  function memoryKeeper() {
+    const kept = new Map<string, KeptDownload>();
+    const held = new Set<string>();
+    const keeper: DownloadKeeper = {
+      save: async (download) => void kept.set(download.id, structuredClone(download)),
+      forget: async (id) => void kept.delete(id),
+      list: async (owner) => [...kept.values()].filter((k) => k.owner === owner && !held.has(k.id)),
+      hold: (id) => {
+        held.add(id);
+        return () => held.delete(id);
+      },
+    };
+    return { keeper, kept, held };
+  }
+
+  function pageWith(keeper: DownloadKeeper, allowed = true) {
+    const engine = scriptedRunner();
+    const regranted: GrantSource[] = [];
+    const controller = new DownloadController({
+      browser: scriptedRunner().runner,
+      folder: engine.runner,
+      pickFolder: async () => folder,
+      keeper,
+      regrant: async (source) => {
+        regranted.push(source);
+        return tarOf('a', 'b');
+      },
+      allowFolder: async () => allowed,
+    });
+    const store = configureStore({ reducer: { downloads: downloadsReducer } });
+    controller.attach(store);
+    return { controller, store, engine, regranted };
+  }
+
+  const source: GrantSource = { kind: 'received', slug: 'reel', userPath: null };
+  const request: DownloadRequest = {
+    receivedPackage: 'Reel',
+    packageSlug: 'reel',
+    packageFile: null,
+    method: 'unpack',
+    unpackOption: 'yes',
+    invalidFilenames: false,
+    grant: async () => tarOf('a', 'b'),
+    folder,
+    source,
+  };
+
+  it("keeps a folder download while it runs, and the owner's next page offers it again", async () => {
+    const { keeper, kept, held } = memoryKeeper();
+    const first = pageWith(keeper);
+    await first.controller.restore('user:7');
+    first.controller.enqueue(request);
+    await vi.waitFor(() => expect(first.engine.jobs).toHaveLength(1));
+    await vi.waitFor(() => expect(kept.size).toBe(1));
+    const [entry] = kept.values();
+    expect(entry).toMatchObject({ owner: 'user:7', folder: { name: 'Dailies' }, source });
+    // Never the grant's URL: it is a credential, and a new grant is asked anyway.
+    expect(JSON.stringify(entry)).not.toContain('secret-grant');
+    // Running here: no other page offers it.
+    expect(held.size).toBe(1);
+    expect(await keeper.list('user:7')).toEqual([]);
+
+    // The page closes mid-download (its lock goes with it); the next page offers it as Failed.
+    held.clear();
+    const second = pageWith(keeper);
+    await second.controller.restore('user:8');
+    expect(selectDownloads(second.store.getState())).toEqual([]);
+    await second.controller.restore('user:7');
+    const [offered] = selectDownloads(second.store.getState());
+    expect(offered).toMatchObject({
+      receivedPackage: 'Reel',
+      status: 'FAILED',
+      rootFolder: 'Dailies',
+      method: 'unpack',
+      error: { kind: 'interrupted', message: interruptedMessage },
+    });
+
+    // Retry asks the folder's access, a new grant by the kept source, and runs into the folder.
+    second.controller.retry(offered!.identifier);
+    await vi.waitFor(() => expect(second.engine.jobs).toHaveLength(1));
+    expect(second.regranted).toEqual([source]);
+    expect(second.engine.jobs[0]!.job).toMatchObject({
+      method: 'unpack',
+      folder: { name: 'Dailies' },
+    });
+    second.engine.jobs[0]!.finish({ verifiedFiles: 2 });
+    await vi.waitFor(() => expect(kept.size).toBe(0));
+    expect(selectDownloads(second.store.getState())[0]!.status).toBe('COMPLETED');
+  });
+
+  it('says the folder is gone when its access is refused on Retry', async () => {
+    const { keeper, kept } = memoryKeeper();
+    kept.set('download-old', {
+      id: 'download-old',
+      owner: 'link:reel',
+      fields: { ...request, grant: undefined } as unknown as KeptDownload['fields'],
+      folder,
+      source,
+    });
+    const page = pageWith(keeper, false);
+    await page.controller.restore('link:reel');
+    page.controller.retry('download-old');
+    await vi.waitFor(() =>
+      expect(selectDownloads(page.store.getState())[0]!.error?.kind).toBe(
+        'directory_handle_invalid',
+      ),
+    );
+    expect(page.engine.jobs).toEqual([]);
+  });
+
+  it('forgets a download that was cancelled', async () => {
+    const { keeper, kept } = memoryKeeper();
+    const page = pageWith(keeper);
+    await page.controller.restore('user:7');
+    const { id } = page.controller.enqueue(request);
+    await vi.waitFor(() => expect(kept.size).toBe(1));
+    page.controller.cancel(id);
+    await vi.waitFor(() => expect(kept.size).toBe(0));
   });
 });

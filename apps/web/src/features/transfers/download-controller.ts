@@ -23,6 +23,7 @@ import {
   type DownloadsState,
   type NewDownload,
 } from './downloads-slice';
+import type { DownloadKeeper, GrantSource, KeptDownload } from './kept-downloads';
 
 /** The spec's pause between one download ending and the next starting. */
 export const NEXT_DOWNLOAD_DELAY_MS = 500;
@@ -37,7 +38,22 @@ export interface DownloadPlatform {
   pickFolder?: () => Promise<DownloadFolder | null>;
   /** The engine's tuning: the hidden settings' download sliders, read when a download starts. */
   options?: () => Partial<DownloadOptions> | Promise<Partial<DownloadOptions>>;
+  /**
+   * Keeps the downloads running into a folder, so that a later page offers one cut off (a
+   * closed tab, a crash) again, and asks its grant anew by its source.
+   */
+  keeper?: DownloadKeeper;
+  regrant?: (source: GrantSource) => Promise<DownloadDescriptor>;
+  /**
+   * Asks again for write access to a folder kept from an earlier page (the browser forgets it
+   * with the page); call it within the person's click. True when granted.
+   */
+  allowFolder?: (folder: DownloadFolder) => Promise<boolean>;
 }
+
+/** What a download cut off by its page's end says when a later page offers it again. */
+export const interruptedMessage =
+  'This download stopped when its page was closed. Retry continues from the files already in the folder.';
 
 /** A download to queue: the record's fields, how to ask its grant, and its folder if picked. */
 export interface DownloadRequest extends Omit<NewDownload, 'identifier' | 'rootFolder'> {
@@ -52,6 +68,8 @@ export interface DownloadRequest extends Omit<NewDownload, 'identifier' | 'rootF
    * sender cannot ask one of their own); the folder engine asks once its files are checked.
    */
   receipt?: (report: ReceiptRequest) => Promise<DeliveryReceipt>;
+  /** How a later page asks the grant again; without it a cut-off download is not offered again. */
+  source?: GrantSource;
 }
 
 /** How a Failed download is tried again. */
@@ -70,6 +88,11 @@ interface Pending {
   grant: () => Promise<DownloadDescriptor>;
   folder: DownloadFolder | null;
   receipt: DownloadRequest['receipt'];
+  source: GrantSource | null;
+  /** The record's fields as queued, kept with the folder when it runs into one. */
+  fields: Omit<NewDownload, 'identifier' | 'rootFolder'>;
+  /** Offered again from an earlier page: its folder's write access is to be asked again. */
+  fromEarlierPage: boolean;
   /** Set while it runs: aborting it is the cancel. */
   abort: AbortController | null;
   /** Settles once the grant was given or refused, for the button that asked. */
@@ -89,6 +112,10 @@ export class DownloadController {
   private running: string | null = null;
   private waiting: ReturnType<typeof setTimeout> | null = null;
   private lastEndedAt = -Infinity;
+  /** Whose downloads are kept (set by `restore`); none are kept before it is known. */
+  private owner: string | null = null;
+  /** Frees the mark that says this page runs the kept download (see `DownloadKeeper.hold`). */
+  private unhold: (() => void) | null = null;
 
   constructor(private readonly platform: DownloadPlatform) {}
 
@@ -103,17 +130,54 @@ export class DownloadController {
   }
 
   /**
+   * From now on keeps `owner`'s folder downloads, and offers again, as Failed with Retry, the
+   * ones an earlier page of theirs left unfinished: their files so far are in the folder, and
+   * the engine's ledger makes Retry fetch only what is missing.
+   */
+  async restore(owner: string): Promise<void> {
+    const { keeper, regrant } = this.platform;
+    this.owner = owner;
+    if (!keeper || !regrant) return;
+    const kept = await keeper.list(owner).catch((error: unknown) => {
+      // Without IndexedDB (a private window may refuse it) nothing can be offered again.
+      console.warn('could not read the interrupted downloads', error);
+      return [] as KeptDownload[];
+    });
+    for (const { id, fields, folder, source } of kept) {
+      if (this.owner !== owner || this.pending.has(id)) continue;
+      this.pending.set(id, {
+        grant: () => regrant(source),
+        folder,
+        // A download resumed from an earlier page asks no receipt (the page that could is gone).
+        receipt: undefined,
+        source,
+        fields,
+        fromEarlierPage: true,
+        abort: null,
+        granted: null,
+      });
+      this.dispatch(downloadQueued({ ...fields, identifier: id, rootFolder: folder.name }));
+      this.dispatch(
+        downloadFailed({ id, error: { kind: 'interrupted', message: interruptedMessage } }),
+      );
+    }
+  }
+
+  /**
    * Queues a download; answers its identifier and when its grant was given (or refused, with
    * the server's reason).
    */
   enqueue(request: DownloadRequest): { id: string; granted: Promise<void> } {
-    const { grant, folder = null, receipt, ...fields } = request;
+    const { grant, folder = null, receipt, source = null, ...fields } = request;
     const id = `download-${Date.now().toString(36)}-${(nextId++).toString(36)}`;
     const granted = new Promise<void>((resolve, reject) => {
       this.pending.set(id, {
         grant,
         folder,
         receipt,
+        source,
+        fields,
+        fromEarlierPage: false,
         abort: null,
         granted: { resolve, reject },
       });
@@ -148,6 +212,25 @@ export class DownloadController {
     // The folder's handle went bad: the same way again cannot work, another folder or the browser can.
     if (how.kind === 'retry' && record.error?.kind === 'directory_handle_invalid') return;
     if (how.kind === 'folder') entry.folder = how.folder;
+    const { allowFolder } = this.platform;
+    if (entry.fromEarlierPage && entry.folder && how.kind !== 'browser' && allowFolder) {
+      // Asked now, within the click: the browser forgot the folder's access with its page.
+      entry.fromEarlierPage = false;
+      const folder = entry.folder;
+      void allowFolder(folder)
+        .catch(() => false)
+        .then((allowed) => {
+          if (allowed)
+            return this.retry(id, how.kind === 'folder' ? { kind: 'folder', folder } : how);
+          entry.fromEarlierPage = true;
+          const message =
+            'The selected folder is no longer accessible. Please choose a valid folder.';
+          this.dispatch(
+            downloadFailed({ id, error: { kind: 'directory_handle_invalid', message } }),
+          );
+        });
+      return;
+    }
     const preferred: DownloadMethod = record.unpackOption === 'yes' ? 'unpack' : 'tar';
     const placements = {
       retry: undefined,
@@ -164,6 +247,7 @@ export class DownloadController {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
+    this.forget(id);
     entry.abort?.abort();
     entry.granted?.reject(new DOMException('The download was cancelled', 'AbortError'));
     this.dispatch(downloadRemoved(id));
@@ -194,6 +278,8 @@ export class DownloadController {
     try {
       await this.download(id, entry, abort.signal);
     } finally {
+      this.unhold?.();
+      this.unhold = null;
       entry.abort = null;
       this.running = null;
       this.lastEndedAt = Date.now();
@@ -208,6 +294,8 @@ export class DownloadController {
       entry.granted?.resolve();
     } catch (error) {
       entry.granted?.reject(error);
+      // Refused (expired, locked, removed): a later page could not continue it either.
+      this.forget(id);
       if (!signal.aborted) {
         this.dispatch(downloadFailed({ id, error: { kind: 'refused', message: reasonOf(error) } }));
       }
@@ -222,6 +310,8 @@ export class DownloadController {
     // A folder method without its folder (the person never gave one) is the browser's download.
     const intoFolder = record.method !== 'browser' && entry.folder !== null;
     const runner = intoFolder ? this.platform.folder : this.platform.browser;
+    if (intoFolder) this.keep(id, entry);
+    else this.forget(id);
     try {
       const options = (await this.platform.options?.()) ?? {};
       if (signal.aborted) return;
@@ -244,7 +334,10 @@ export class DownloadController {
       const totalFiles = descriptor.tar ? descriptor.tar.files.length : 1;
       this.dispatch(downloadFinished({ id, outcome, totalFiles }));
       // Completed and Partially Failed offer nothing more: the grant and folder can go.
-      if (this.record(id)?.status !== 'FAILED') this.pending.delete(id);
+      if (this.record(id)?.status !== 'FAILED') {
+        this.pending.delete(id);
+        this.forget(id);
+      }
     } catch (error) {
       if (signal.aborted) return;
       const kind = errorKindOf(error);
@@ -252,6 +345,28 @@ export class DownloadController {
       if (kind === 'directory_handle_invalid') entry.folder = null;
       this.dispatch(downloadFailed({ id, error: { kind, message: reasonOf(error) } }));
     }
+  }
+
+  /** Keeps a download that now runs into its folder, for a later page to offer again. */
+  private keep(id: string, entry: Pending): void {
+    const { keeper } = this.platform;
+    const record = this.record(id);
+    if (!keeper || !this.owner || !entry.source || !entry.folder || !record) return;
+    const { method, unpackOption } = record;
+    this.unhold = keeper.hold(id);
+    void keeper
+      .save({
+        id,
+        owner: this.owner,
+        fields: { ...entry.fields, method, unpackOption },
+        folder: entry.folder,
+        source: entry.source,
+      })
+      .catch((error: unknown) => console.warn('could not keep the download for later', error));
+  }
+
+  private forget(id: string): void {
+    void this.platform.keeper?.forget(id).catch(() => undefined);
   }
 
   private record(id: string) {

@@ -12,11 +12,12 @@ export type DownloadStatus = 'QUEUED' | 'DOWNLOADING' | 'COMPLETED' | 'FAILED' |
 
 /**
  * Why a download failed: a kind the engine classified (each has its words and actions in the
- * panel), or `refused` when the server would not grant it (expired, locked, access removed),
- * whose message is the server's reason.
+ * panel), `refused` when the server would not grant it (expired, locked, access removed),
+ * whose message is the server's reason, or `interrupted` (the message says how to go on).
  */
 export interface DownloadProblem {
-  kind: DownloadErrorKind | 'refused';
+  /** `interrupted`: an earlier page closed while it ran; a later page offers it again. */
+  kind: DownloadErrorKind | 'refused' | 'interrupted';
   message: string;
 }
 

@@ -1,12 +1,15 @@
+import type { ApiClient } from '../../app/api-client';
 import { browserDownloadRunner } from './browser-download-runner';
 import { DownloadController } from './download-controller';
 import { folderDownloadRunner, pickDownloadFolderHandle } from './folder-download-runner';
+import { grantFrom, IndexedDbDownloadKeeper } from './kept-downloads';
 
 /**
  * The page's download queue: the browser's own download everywhere, and where the browser can
- * pick a folder, the download engine into it (unpacked or as the `.tar`).
+ * pick a folder, the download engine into it (unpacked or as the `.tar`). Folder downloads are
+ * kept in IndexedDB while they run, so a later page offers one cut off again (`restore`).
  */
-export function pageDownloads(): DownloadController {
+export function pageDownloads(api: ApiClient): DownloadController {
   return new DownloadController({
     browser: browserDownloadRunner,
     folder: folderDownloadRunner,
@@ -15,6 +18,12 @@ export function pageDownloads(): DownloadController {
     options: async () => {
       const hidden = await import('../hidden-settings/hidden-settings');
       return hidden.downloadOptionsOf(hidden.getHiddenSettings());
+    },
+    keeper: hasFolderPicker() ? new IndexedDbDownloadKeeper() : undefined,
+    regrant: (source) => grantFrom(api, source),
+    allowFolder: async (folder) => {
+      const { requestWritePermission } = await import('@filerunner/transfer/browser');
+      return requestWritePermission(folder.handle as FileSystemDirectoryHandle);
     },
   });
 }
