@@ -17,6 +17,7 @@ import { RateLimiter } from './modules/accounts/rate-limit';
 import { SessionStore } from './modules/accounts/sessions';
 import { activityReportHandler, REPORT_JOB } from './modules/activity/activity-report';
 import { announceReceivedJob, PACKAGE_RECEIVED_JOB } from './modules/packages';
+import { PackageTarCache } from './modules/downloads/package-tar-cache';
 import { ApiKeyStore } from './modules/apikeys/apikeys.repository';
 import { isSentPackageObject } from './modules/packages/packages.repository';
 import { packageWriteAdmission } from './modules/packages/package-writes';
@@ -63,6 +64,8 @@ export interface AppContext {
   freeSpace: FreeSpace;
   /** The node's figures for /metrics: modules count transfers and storage errors here. */
   metrics: Metrics;
+  /** Laid-out tars of recently downloaded packages, shared by the ranged requests of a download. */
+  packageTars: PackageTarCache;
 }
 
 /** The background workers: built with the context, idle until `startWorkers` runs them. */
@@ -206,6 +209,7 @@ async function openOnDatabase(
     pendingWork,
     freeSpace,
     metrics,
+    packageTars: new PackageTarCache(),
     workers,
     realtime,
     embeddedStore: opened?.embeddedStore ?? null,
@@ -295,6 +299,7 @@ function unopenedStorage(kind: StorageDriver['kind']): StorageDriver {
     readManifest: async () => refuse(),
     head: async () => refuse(),
     read: async () => refuse(),
+    readBytes: async () => refuse(),
     listObjects: () => refuse(),
     deleteObject: async () => refuse(),
     deletePrefix: async () => refuse(),

@@ -32,6 +32,7 @@ import { displayName, senderName } from '../accounts/display-name';
 import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
 import { mhlHostname } from '../mhl/package-mhl';
 import { downloadName } from './download-name';
+import type { CachedTar } from './package-tar-cache';
 
 /** How long a download URL works; long enough for a slow, resumed, multi-gigabyte download. */
 const GRANT_TTL_MS = 24 * 3600 * 1000;
@@ -62,11 +63,8 @@ export async function grantPackageDownloadTo(
 ): Promise<PackageDownloadGrant> {
   assertMayDownload(access);
   const { pkg, recipient } = access;
-  const tar = await packageTar(
-    pkg,
-    await storedFiles(ctx.db, pkg.id),
-    mhlHostname(ctx.config.publicUrl),
-  );
+  // Laid out from the rows as they are now, and kept for the ranged requests that follow.
+  const { tar } = await laidOutTar(ctx, pkg);
   const filename = `${downloadName(pkg.name)}.tar`;
   const size = tar.layout.size;
   const token = await issueGrant(ctx, pkg, recipient, null, size, ip);
@@ -142,17 +140,16 @@ export async function openDownload(ctx: AppContext, token: string): Promise<Open
     size: grant.size,
   };
   if (grant.fileId === null) {
-    const tar = await packageTar(
-      pkg,
-      await storedFiles(ctx.db, pkg.id),
-      mhlHostname(ctx.config.publicUrl),
+    const hostname = mhlHostname(ctx.config.publicUrl);
+    const { tar, etag } = await ctx.packageTars.tarFor(pkg, hostname, grant.size, () =>
+      layOutTar(ctx, pkg, hostname),
     );
     // The stored list cannot change after sending; if it somehow did, old offsets would lie.
     if (tar.layout.size !== grant.size) throw packageNotFound();
     return {
       ...common,
       wholePackage: true,
-      etag: contentTag(pkg, null, grant.size, tar.files, tar.written),
+      etag,
       filename: `${downloadName(pkg.name)}.tar`,
       contentType: 'application/x-tar',
       body: (range) => streamParts(ctx.storage, tarParts(pkg, tar, range), ctx.log),
@@ -176,6 +173,23 @@ export async function openDownload(ctx: AppContext, token: string): Promise<Open
     body: (range) => streamParts(ctx.storage, fileParts(pkg, servable, range), ctx.log),
     filesEndingIn: (range) => (range.offset + range.length === grant.size ? 1 : 0),
   };
+}
+
+/** Lays out the package's tar from its file rows as they are now, with its content tag. */
+async function layOutTar(ctx: AppContext, pkg: PackageRow, hostname: string): Promise<CachedTar> {
+  const tar = await packageTar(pkg, await storedFiles(ctx.db, pkg.id), hostname);
+  return { tar, etag: contentTag(pkg, null, tar.layout.size, tar.files, tar.written) };
+}
+
+/**
+ * As `layOutTar`, and kept in the node's cache of tars (replacing what it held for the package),
+ * so a grant made now serves its ranged requests from the rows read now.
+ */
+async function laidOutTar(ctx: AppContext, pkg: PackageRow): Promise<CachedTar> {
+  const hostname = mhlHostname(ctx.config.publicUrl);
+  const laidOut = await layOutTar(ctx, pkg, hostname);
+  ctx.packageTars.put(pkg, hostname, laidOut);
+  return laidOut;
 }
 
 /**

@@ -6,8 +6,10 @@ import {
   openObjectFile,
   publishObjectFile,
   readObjectRecord,
+  readObjectSlice,
   type NewObjectRecord,
   type ObjectRecord,
+  type ObjectSlice,
   type OpenObjectFile,
   type WriteLimits,
 } from './object-file';
@@ -109,6 +111,16 @@ export class ObjectFileStore {
       return null;
     }
     return opened;
+  }
+
+  /** Reads a small part of an object whole (see readObjectSlice); null when absent or expired. */
+  async readObjectSlice(
+    location: ObjectLocation,
+    offset: number,
+    length: number,
+  ): Promise<ObjectSlice | null> {
+    const slice = await readObjectSlice(this.filePath(location), offset, length);
+    return slice && !isExpired(slice.record) ? slice : null;
   }
 
   async statObject(location: ObjectLocation): Promise<ObjectRecord | null> {
