@@ -204,6 +204,9 @@ export async function streamParts(
   const ahead = new Map<number, Promise<Uint8Array>>();
   let aheadBytes = 0;
   const readAhead = () => {
+    // Refilled half the window at a time, so storage gets reads in batches (the embedded store
+    // hands each batch to a worker in one message).
+    if (ahead.size > READ_AHEAD_PARTS / 2) return;
     for (; next < parts.length && ahead.size < READ_AHEAD_PARTS; next++) {
       const part = parts[next]!;
       if (part.kind === 'bytes') continue;

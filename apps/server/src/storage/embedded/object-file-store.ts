@@ -6,10 +6,8 @@ import {
   openObjectFile,
   publishObjectFile,
   readObjectRecord,
-  readObjectSlice,
   type NewObjectRecord,
   type ObjectRecord,
-  type ObjectSlice,
   type OpenObjectFile,
   type WriteLimits,
 } from './object-file';
@@ -23,6 +21,7 @@ import {
   prefixDirectory,
 } from './object-path';
 import { newTempPath, removeStaleTempFiles } from './temp-files';
+import { readSmallObject, type ObjectSlice } from './small-object-reader';
 
 /** A container's settings, kept in `<container>/.container.json`. */
 export interface ContainerRecord {
@@ -113,13 +112,13 @@ export class ObjectFileStore {
     return opened;
   }
 
-  /** Reads a small part of an object whole (see readObjectSlice); null when absent or expired. */
+  /** Reads a small part of an object whole (see readSmallObject); null when absent or expired. */
   async readObjectSlice(
     location: ObjectLocation,
     offset: number,
     length: number,
   ): Promise<ObjectSlice | null> {
-    const slice = await readObjectSlice(this.filePath(location), offset, length);
+    const slice = await readSmallObject(this.filePath(location), offset, length);
     return slice && !isExpired(slice.record) ? slice : null;
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { close as closeFd, constants, open as openFd, read as readFd } from 'node:fs';
+import { constants } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -358,88 +358,4 @@ export function streamObjectBytes(
     highWaterMark: READ_CHUNK_BYTES,
     autoClose: true,
   });
-}
-
-/** Bytes of the header read with the data in one go; a longer header costs one more read. */
-const HEADER_GUESS_BYTES = 1024;
-/** Data ending up to this far into the object is read in the same read as the header. */
-const ONE_READ_MAX_BYTES = 256 * 1024;
-
-/** What `readObjectSlice` found: the header, and the bytes asked for (fewer at the object's end). */
-export interface ObjectSlice {
-  readonly record: ObjectRecord;
-  /** Null for a manifest: its bytes are its segments', read as a stream. */
-  readonly data: Buffer | null;
-}
-
-// The callback forms of open/read/close: one trip to the thread pool each, without the
-// FileHandle objects and stream machinery a small read would otherwise pay for.
-const openForReading = (filePath: string) =>
-  new Promise<number>((resolve, reject) =>
-    openFd(filePath, constants.O_RDONLY, (error, fd) => (error ? reject(error) : resolve(fd))),
-  );
-const readAt = (fd: number, buffer: Buffer, position: number) =>
-  new Promise<number>((resolve, reject) =>
-    readFd(fd, buffer, 0, buffer.length, position, (error, bytesRead) =>
-      error ? reject(error) : resolve(bytesRead),
-    ),
-  );
-
-/** Reads until `buffer` is full or the file ends; answers the bytes read. */
-async function readFullyAt(fd: number, buffer: Buffer, position: number): Promise<number> {
-  let filled = 0;
-  while (filled < buffer.length) {
-    const bytesRead = await readAt(fd, buffer.subarray(filled), position + filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return filled;
-}
-
-/**
- * Reads bytes [offset, offset + length) of a small object whole, with as few system calls as the
- * format allows: one open, one read of the preamble, header and data together (a second only
- * for a long header or data far into the object), one close. Null when there is no such file.
- * A package of many small files is otherwise bound by the file-system round trips per object.
- */
-export async function readObjectSlice(
-  filePath: string,
-  offset: number,
-  length: number,
-): Promise<ObjectSlice | null> {
-  let fd: number;
-  try {
-    fd = await openForReading(filePath);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;
-    throw error;
-  }
-  try {
-    const together = offset + length <= ONE_READ_MAX_BYTES;
-    const first = Buffer.allocUnsafe(
-      PREAMBLE_BYTES + HEADER_GUESS_BYTES + (together ? offset + length : 0),
-    );
-    const got = await readFullyAt(fd, first, 0);
-    if (got < PREAMBLE_BYTES || !first.subarray(0, 4).equals(MAGIC)) {
-      throw new Error(`not an object file: ${filePath}`);
-    }
-    const headerBytes = first.readUInt32BE(4);
-    const dataOffset = PREAMBLE_BYTES + headerBytes;
-    let header = first.subarray(PREAMBLE_BYTES, dataOffset);
-    if (dataOffset > got) {
-      header = Buffer.allocUnsafe(headerBytes);
-      await readFullyAt(fd, header, PREAMBLE_BYTES);
-    }
-    const record = JSON.parse(header.toString('utf8')) as ObjectRecord;
-    if (record.manifest) return { record, data: null };
-    const wanted = Math.max(0, Math.min(record.size, offset + length) - offset);
-    const from = dataOffset + offset;
-    if (from + wanted <= got) return { record, data: first.subarray(from, from + wanted) };
-    const data = Buffer.allocUnsafe(wanted);
-    return { record, data: data.subarray(0, await readFullyAt(fd, data, from)) };
-  } finally {
-    // Nothing waits on the close: the bytes are in hand.
-    closeFd(fd, () => undefined);
-  }
 }
