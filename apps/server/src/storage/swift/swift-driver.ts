@@ -53,6 +53,30 @@ function unquote(etag: string | null): string {
   return (etag ?? '').replace(/"/g, '');
 }
 
+const MAX_SMALL_READS = 32;
+
+/** At most `size` holders at once; the others wait in order. */
+class Slots {
+  private held = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+
+  async take(): Promise<void> {
+    if (this.held < this.size) {
+      this.held++;
+      return;
+    }
+    // The slot passes straight from `give` to the first waiter.
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.held--;
+  }
+}
+
 async function failure(response: Response, what: string): Promise<StorageError> {
   const text = (await response.text().catch(() => '')).slice(0, 500);
   const code =
@@ -71,6 +95,12 @@ async function failure(response: Response, what: string): Promise<StorageError> 
  * `multipart-manifest=put` from TempURLs (and would store the JSON as a plain object).
  */
 export class SwiftDriver implements StorageDriver {
+  /**
+   * Small reads in flight at once from this node. Each download reads many small files ahead;
+   * ten ranged requests at once asked the single-node Swift of scripts/swift-saio.sh for 320
+   * GETs together, and it began to refuse the token (401) and then the login (503).
+   */
+  private readonly smallReads = new Slots(MAX_SMALL_READS);
   readonly kind = 'swift' as const;
   private readonly session: SwiftSession;
   private signer: GrantSigner | null = null;
@@ -266,9 +296,14 @@ export class SwiftDriver implements StorageDriver {
     range: ByteRange,
     options: ReadOptions = {},
   ): Promise<Uint8Array> {
-    // One GET, its body taken whole: no stream to set up for a few kilobytes.
-    const response = await this.get(location, range, options);
-    return new Uint8Array(await response.arrayBuffer());
+    await this.smallReads.take();
+    try {
+      // One GET, its body taken whole: no stream to set up for a few kilobytes.
+      const response = await this.get(location, range, options);
+      return new Uint8Array(await response.arrayBuffer());
+    } finally {
+      this.smallReads.give();
+    }
   }
 
   /** A GET of the object (or one range) answered with its bytes to come; else a StorageError. */
