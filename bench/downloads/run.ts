@@ -8,16 +8,28 @@
  *
  *   node --import tsx bench/downloads/run.ts [--runs 3] [--big-files 8] [--big-mib 128]
  *                                            [--small-files 10000] [--small-kib 10]
+ *                                            [--data-dir DIR] [--only big,many,file]
+ *
+ * `--data-dir` keeps the seeded data there and reuses it on the next run (so two versions of the
+ * server are measured on the same objects); `--only` measures some cases. With
+ * STORAGE_DRIVER=swift and SWIFT_AUTH_URL, SWIFT_USER, SWIFT_KEY (scripts/swift-saio.sh prints
+ * them) the objects live on that Swift, and each tar is set beside a `swift download` of the same
+ * objects (10 at a time, its default) into a memory file system.
  *
  * Prints one JSON document on stdout; progress goes to stderr.
  */
 import { execFile } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tempDataParent } from '../../apps/server/test/temp-data-dir';
+import {
+  swiftEnvironment,
+  swiftServerSettings,
+} from '../../apps/server/src/storage/swift/swift-test-environment';
 import { hundredths, summary } from '../figures';
 import { option } from '../options';
 import {
@@ -39,18 +51,33 @@ const bigFiles = option('big-files', '8');
 const bigMib = option('big-mib', '128');
 const smallFiles = option('small-files', '10000');
 const smallKib = option('small-kib', '10');
+const keptDataDir = option('data-dir', '');
+const only = new Set(option('only', 'big,many,file').split(','));
+const swift = process.env.STORAGE_DRIVER === 'swift' ? swiftEnvironment() : null;
+if (process.env.STORAGE_DRIVER === 'swift' && !swift) {
+  throw new Error('STORAGE_DRIVER=swift needs SWIFT_AUTH_URL, SWIFT_USER and SWIFT_KEY');
+}
 const log = (message: string) => process.stderr.write(`bench/downloads: ${message}\n`);
 
 /** The server and the bench share nothing but the data directory: no DATABASE_URL (embedded). */
 function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
+  const env = { ...process.env, ...(swift ? swiftServerSettings(swift) : {}), ...extra };
   delete env.DATABASE_URL;
   return env;
 }
 
+interface SeededPackage {
+  tar: string;
+  files: number;
+  source: string;
+  /** Where its objects are (each file its own object under the prefix). */
+  container: string;
+  prefix: string;
+}
+
 interface Seeded {
-  big: { tar: string; files: number; source: string };
-  many: { tar: string; files: number; source: string };
+  big: SeededPackage;
+  many: SeededPackage;
   file: { url: string; object: string; bytes: number };
 }
 
@@ -108,6 +135,33 @@ async function gnuTar(source: string): Promise<void> {
   await promisify(execFile)('sh', ['-c', `tar -cf - -C '${source}' . | cat > /dev/null`]);
 }
 
+/**
+ * The same objects fetched by OpenStack's own client, 10 at a time (its default), into a memory
+ * file system (the nearest it has to /dev/null for many objects).
+ */
+async function swiftDownload(pkg: SeededPackage): Promise<void> {
+  const target = await mkdtemp('/dev/shm/bench-swift-download-');
+  try {
+    await run('swift', [
+      '-A',
+      swift!.authUrl,
+      '-U',
+      swift!.user,
+      '-K',
+      swift!.key,
+      'download',
+      pkg.container,
+      '--prefix',
+      pkg.prefix,
+      '-D',
+      target,
+      '--quiet',
+    ]);
+  } finally {
+    await rm(target, { recursive: true, force: true });
+  }
+}
+
 interface Case {
   name: string;
   /** What each MB/s figure divides by: the tar's (or file's) bytes. */
@@ -117,31 +171,40 @@ interface Case {
 }
 
 async function main(): Promise<void> {
-  const workDir = await tempDataParent('bench-downloads-');
+  const workDir = keptDataDir || (await tempDataParent('bench-downloads-'));
   const dataDir = path.join(workDir, 'data');
+  const seededFile = path.join(workDir, 'seeded.json');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    log(
-      `seeding: ${bigFiles} × ${bigMib} MiB and ${smallFiles} × ${smallKib} KiB (a minute or so)`,
-    );
-    const seed = await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(REPO, 'bench/downloads/seed.ts'),
-        dataDir,
-        path.join(workDir, 'source'),
-        bigFiles,
-        bigMib,
-        smallFiles,
-        smallKib,
-      ],
-      { cwd: REPO, env: serverEnv({}), maxBuffer: 16 * MiB },
-    );
-    const seeded = JSON.parse(seed.stdout.trim().split('\n').at(-1)!) as Seeded;
-    // The seed just wrote gigabytes; flushing them now keeps the write-back out of the rounds.
-    await run('sync', []);
+    let seeded: Seeded;
+    if (keptDataDir && existsSync(seededFile)) {
+      log(`reusing the data seeded in ${workDir}`);
+      seeded = JSON.parse(await readFile(seededFile, 'utf8')) as Seeded;
+    } else {
+      log(
+        `seeding: ${bigFiles} × ${bigMib} MiB and ${smallFiles} × ${smallKib} KiB (minutes on a busy machine)`,
+      );
+      await mkdir(workDir, { recursive: true });
+      const seed = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          path.join(REPO, 'bench/downloads/seed.ts'),
+          dataDir,
+          path.join(workDir, 'source'),
+          bigFiles,
+          bigMib,
+          smallFiles,
+          smallKib,
+        ],
+        { cwd: REPO, env: serverEnv({}), maxBuffer: 16 * MiB },
+      );
+      seeded = JSON.parse(seed.stdout.trim().split('\n').at(-1)!) as Seeded;
+      await writeFile(seededFile, JSON.stringify(seeded));
+      // The seed just wrote gigabytes; flushing them now keeps the write-back out of the rounds.
+      await run('sync', []);
+    }
 
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
@@ -166,12 +229,15 @@ async function main(): Promise<void> {
 
     const cases: Case[] = [];
     for (const pkg of ['big', 'many'] as const) {
+      if (!only.has(pkg)) continue;
       const url = origin + seeded[pkg].tar;
       const size = await contentLength(url);
       cases.push({
         name: `tar_${pkg}`,
         bytes: size,
-        baseline: { name: 'gnu_tar', run: () => gnuTar(seeded[pkg].source) },
+        baseline: swift
+          ? { name: 'swift_download', run: () => swiftDownload(seeded[pkg]) }
+          : { name: 'gnu_tar', run: () => gnuTar(seeded[pkg].source) },
         served: {
           whole: async () => {
             if ((await curl(url)) !== size) throw new Error(`short tar ${pkg}`);
@@ -180,15 +246,17 @@ async function main(): Promise<void> {
         },
       });
     }
-    cases.push({
-      name: 'one_file',
-      bytes: seeded.file.bytes,
-      baseline: {
-        name: 'object_get',
-        run: async () => void (await curl(origin + seeded.file.object)),
-      },
-      served: { whole: async () => void (await curl(origin + seeded.file.url)) },
-    });
+    // (On Swift the object's signed GET goes to Swift, not through this server: no such case.)
+    if (only.has('file') && !swift)
+      cases.push({
+        name: 'one_file',
+        bytes: seeded.file.bytes,
+        baseline: {
+          name: 'object_get',
+          run: async () => void (await curl(origin + seeded.file.object)),
+        },
+        served: { whole: async () => void (await curl(origin + seeded.file.url)) },
+      });
 
     const report: Record<string, unknown> = {};
     for (const c of cases) {
@@ -220,6 +288,10 @@ async function main(): Promise<void> {
           mb_per_s: summary(measured.map(mbPerSecond)),
           ratio_to_baseline: summary(measured.map((m, i) => baseline[i]!.seconds / m.seconds)),
           server_cpu_seconds: summary(measured.map((m) => m.serverCpuSeconds ?? NaN)),
+          // Less sensitive to what else the machine runs than MB/s.
+          server_cpu_seconds_per_100_mib: summary(
+            measured.map((m) => ((m.serverCpuSeconds ?? NaN) * 100 * MiB) / c.bytes),
+          ),
           server_peak_rss_mib: summary(measured.map((m) => (m.serverPeakRssBytes ?? NaN) / MiB)),
         };
         log(`${c.name} ${way}: ${summary(measured.map(mbPerSecond)).median} MB/s`);
@@ -230,7 +302,7 @@ async function main(): Promise<void> {
     const output = {
       measured_at: new Date().toISOString(),
       machine: { cpus: cpus().length, node: process.version },
-      method: `curl on 127.0.0.1 against the server (embedded PostgreSQL, embedded store) in its own process; ${runs} rounds; MB/s over the tar's bytes; the baseline reads the same files from the same disk, warm`,
+      method: `curl on 127.0.0.1 against the server (embedded PostgreSQL, ${swift ? 'Swift' : 'embedded store'}) in its own process; ${runs} rounds; MB/s over the tar's bytes; ${swift ? "the baseline is swift download of the package's objects into /dev/shm" : 'the baseline reads the same files from the same disk, warm'}`,
       packages: {
         big: `${bigFiles} files × ${bigMib} MiB`,
         many: `${smallFiles} files × ${smallKib} KiB, each its own object`,
@@ -241,7 +313,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
   } finally {
     if (server) await stopServer(server);
-    await rm(workDir, { recursive: true, force: true });
+    if (!keptDataDir) await rm(workDir, { recursive: true, force: true });
   }
 }
 

@@ -13,6 +13,10 @@ import { and, eq } from 'drizzle-orm';
 import { packageFiles } from '../../apps/server/src/db/schema';
 import { contractFixture, startTestServer } from '../../apps/server/test/harness';
 import {
+  swiftEnvironment,
+  swiftServerSettings,
+} from '../../apps/server/src/storage/swift/swift-test-environment';
+import {
   addRecipient,
   createPackage,
   type FixtureFile,
@@ -39,7 +43,14 @@ async function writeSource(dir: string, list: readonly FixtureFile[]) {
   }
 }
 
-const server = await startTestServer({ DATA_DIR: dataDir });
+// With STORAGE_DRIVER=swift the objects go to the Swift that SWIFT_AUTH_URL names.
+const swift = process.env.STORAGE_DRIVER === 'swift' ? swiftEnvironment() : null;
+if (process.env.STORAGE_DRIVER === 'swift' && !swift)
+  throw new Error('STORAGE_DRIVER=swift needs SWIFT_AUTH_URL');
+const server = await startTestServer({
+  DATA_DIR: dataDir,
+  ...(swift ? swiftServerSettings(swift) : {}),
+});
 try {
   const fx = await contractFixture(server);
   const grant = async (slug: string, filePath = '') => {
@@ -82,9 +93,21 @@ try {
     key: row!.objectKey!,
     expires: Math.floor(Date.now() / 1000) + 86_400,
   });
+  // Where each package's objects are, for a `swift download` of the same objects.
+  const objects = (pkg: typeof big.pkg) => ({ container: pkg.container, prefix: pkg.objectPrefix });
   const out = {
-    big: { tar: big.tar, files: big.list.length, source: path.join(sourceDir, 'big') },
-    many: { tar: many.tar, files: many.list.length, source: path.join(sourceDir, 'many') },
+    big: {
+      tar: big.tar,
+      files: big.list.length,
+      source: path.join(sourceDir, 'big'),
+      ...objects(big.pkg),
+    },
+    many: {
+      tar: many.tar,
+      files: many.list.length,
+      source: path.join(sourceDir, 'many'),
+      ...objects(many.pkg),
+    },
     file: {
       url: await grant(big.pkg.slug, first.path),
       object: new URL(object.url).pathname + new URL(object.url).search,

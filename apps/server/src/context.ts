@@ -17,6 +17,7 @@ import { RateLimiter } from './modules/accounts/rate-limit';
 import { SessionStore } from './modules/accounts/sessions';
 import { activityReportHandler, REPORT_JOB } from './modules/activity/activity-report';
 import { announceReceivedJob, PACKAGE_RECEIVED_JOB } from './modules/packages';
+import { PackageTarCache } from './modules/downloads/package-tar-cache';
 import { ApiKeyStore } from './modules/apikeys/apikeys.repository';
 import { isSentPackageObject } from './modules/packages/packages.repository';
 import { packageWriteAdmission } from './modules/packages/package-writes';
@@ -70,6 +71,8 @@ export interface AppContext {
    * ranged GETs of downloads, never on the rest of the API.
    */
   storeFaults: StoreFaults | null;
+  /** Laid-out tars of recently downloaded packages, shared by the ranged requests of a download. */
+  packageTars: PackageTarCache;
 }
 
 /** The background workers: built with the context, idle until `startWorkers` runs them. */
@@ -208,6 +211,7 @@ async function openOnDatabase(
     pendingWork,
     freeSpace,
     metrics,
+    packageTars: new PackageTarCache(),
     workers,
     realtime,
     embeddedStore: opened?.embeddedStore ?? null,
@@ -299,6 +303,7 @@ function unopenedStorage(kind: StorageDriver['kind']): StorageDriver {
     readManifest: async () => refuse(),
     head: async () => refuse(),
     read: async () => refuse(),
+    readBytes: async () => refuse(),
     listObjects: () => refuse(),
     deleteObject: async () => refuse(),
     deletePrefix: async () => refuse(),

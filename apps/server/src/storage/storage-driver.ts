@@ -214,6 +214,12 @@ export interface StorageDriver {
    */
   read(location: ObjectLocation, range?: ByteRange, options?: ReadOptions): Promise<Readable>;
   /**
+   * Reads one small range whole into memory, with as few round trips as the store allows (a
+   * tar of many small files reads one after the other); the same errors as `read`. Fewer bytes
+   * than asked when the object ends first.
+   */
+  readBytes(location: ObjectLocation, range: ByteRange, options?: ReadOptions): Promise<Uint8Array>;
+  /**
    * Every object whose key starts with the prefix, in pages as storage answers them. Swift's
    * listings follow writes by moments (container updates are asynchronous): an object written
    * just now may be missing, or listed with its previous size and etag.

@@ -36,7 +36,7 @@ export interface FixtureFile {
 
 const md5 = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
 
-/** Stores an object through a signed PUT, as a browser would. */
+/** Stores an object through a signed PUT, as a browser would (to the app, or to Swift). */
 export async function putObject(
   server: TestServer,
   container: string,
@@ -49,6 +49,12 @@ export async function putObject(
     key,
     expires: Math.floor(Date.now() / 1000) + 600,
   });
+  if (server.ctx.storage.kind === 'swift') {
+    // Swift is another server: the signed URL goes there, not to the app.
+    const stored = await fetch(url, { method: 'PUT', body });
+    if (stored.status !== 201) throw new Error(`PUT ${key}: ${stored.status}`);
+    return;
+  }
   const { pathname, search } = new URL(url);
   const response = await server.app.inject({
     method: 'PUT',

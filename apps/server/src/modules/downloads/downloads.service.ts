@@ -34,6 +34,7 @@ import { displayName, senderName } from '../accounts/display-name';
 import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
 import { mhlHostname } from '../mhl/package-mhl';
 import { downloadName } from './download-name';
+import type { CachedTar } from './package-tar-cache';
 
 /** How long a download URL works; long enough for a slow, resumed, multi-gigabyte download. */
 const GRANT_TTL_MS = 24 * 3600 * 1000;
@@ -64,7 +65,8 @@ export async function grantPackageDownloadTo(
 ): Promise<PackageDownloadGrant> {
   assertMayDownload(access);
   const { pkg, recipient } = access;
-  const tar = await packageTarOf(ctx, pkg);
+  // Laid out from the rows as they are now, and kept for the ranged requests that follow.
+  const { tar } = await laidOutTar(ctx, pkg);
   const filename = `${downloadName(pkg.name)}.tar`;
   const size = tar.layout.size;
   const token = await issueGrant(ctx, pkg, recipient, null, size, ip);
@@ -139,28 +141,29 @@ export async function openDownload(ctx: AppContext, token: string): Promise<Open
   const { grant, pkg, recipient } = found;
   const common = { grantId: grant.id, packageId: pkg.id, recipientId: recipient.id };
   if (grant.fileId === null) {
-    const tar = servableTar(ctx, pkg, await packageTarOf(ctx, pkg));
+    const hostname = mhlHostname(ctx.config.publicUrl);
+    const laidOut = await ctx.packageTars.tarFor(pkg, hostname, grant.size, () =>
+      layOutTar(ctx, pkg, hostname),
+    );
     // The stored list cannot change after sending; if it somehow did, old offsets would lie.
-    if (tar.size !== grant.size) throw packageNotFound();
-    return { ...common, ...tar };
+    if (laidOut.tar.layout.size !== grant.size) throw packageNotFound();
+    return { ...common, ...servableTar(ctx, pkg, laidOut) };
   }
   const file = await storedFile(ctx.db, pkg.id, { id: grant.fileId });
   if (!file?.objectKey || file.size !== grant.size) throw packageNotFound();
   return { ...common, ...servableFile(ctx, pkg, file as ServableFile) };
 }
 
-/** The package's tar: its stored files in the deterministic layout, then its ASC MHL. */
-export async function packageTarOf(ctx: AppContext, pkg: PackageRow): Promise<PackageTar> {
-  return packageTar(pkg, await storedFiles(ctx.db, pkg.id), mhlHostname(ctx.config.publicUrl));
-}
-
-/** The package's tar as served. */
-export function servableTar(ctx: AppContext, pkg: PackageRow, tar: PackageTar): ServableDownload {
-  const size = tar.layout.size;
+/** The package's tar as served, laid out with its content tag. */
+export function servableTar(
+  ctx: AppContext,
+  pkg: PackageRow,
+  { tar, etag }: CachedTar,
+): ServableDownload {
   return {
     wholePackage: true,
-    size,
-    etag: contentTag(pkg, null, size, tar.files, tar.written),
+    size: tar.layout.size,
+    etag,
     filename: `${downloadName(pkg.name)}.tar`,
     contentType: 'application/x-tar',
     body: (range) => streamParts(ctx.storage, tarParts(pkg, tar, range), ctx.log),
@@ -188,6 +191,30 @@ export function servableFile(
     body: (range) => streamParts(ctx.storage, fileParts(pkg, file, range), ctx.log),
     filesEndingIn: (range) => (range.offset + range.length === file.size ? 1 : 0),
   };
+}
+
+/**
+ * Lays out the package's tar (its stored files in the deterministic layout, then its ASC MHL)
+ * from its file rows as they are now, with its content tag.
+ */
+export async function layOutTar(
+  ctx: AppContext,
+  pkg: PackageRow,
+  hostname = mhlHostname(ctx.config.publicUrl),
+): Promise<CachedTar> {
+  const tar = await packageTar(pkg, await storedFiles(ctx.db, pkg.id), hostname);
+  return { tar, etag: contentTag(pkg, null, tar.layout.size, tar.files, tar.written) };
+}
+
+/**
+ * As `layOutTar`, and kept in the node's cache of tars (replacing what it held for the package),
+ * so a grant made now serves its ranged requests from the rows read now.
+ */
+export async function laidOutTar(ctx: AppContext, pkg: PackageRow): Promise<CachedTar> {
+  const hostname = mhlHostname(ctx.config.publicUrl);
+  const laidOut = await layOutTar(ctx, pkg, hostname);
+  ctx.packageTars.put(pkg, hostname, laidOut);
+  return laidOut;
 }
 
 /**

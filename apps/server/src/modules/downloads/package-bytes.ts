@@ -153,24 +153,27 @@ export interface BodyStream {
   bytesOut(): number;
 }
 
-/** Small object parts are read this many parts ahead of the consumer, concurrently. */
-const READ_AHEAD_PARTS = 16;
-/** Parts up to this size are read ahead whole (so at most 16 × 256 KiB wait per response). */
+/** Small object parts are read at most this many parts ahead of the consumer, concurrently… */
+const READ_AHEAD_PARTS = 32;
+/** …and at most this many bytes: with the batch being filled, a response's memory is bounded. */
+const READ_AHEAD_BYTES = 2 * 1024 * 1024;
+/** Parts up to this size are read ahead whole; a larger one is streamed when reached. */
 const READ_AHEAD_MAX_BYTES = 256 * 1024;
-/** Small pieces (tar headers, small files) go out together, in writes of about this size. */
-const COALESCE_BYTES = 64 * 1024;
+/**
+ * Small pieces (tar headers, small files) go out together in writes of about this size: one
+ * socket write per megabyte instead of two per file.
+ */
+const COALESCE_BYTES = 1024 * 1024;
 
-/** Reads a whole (small) part, checking it has every byte. */
-async function readWhole(storage: StorageDriver, part: FileSlice): Promise<Uint8Array[]> {
-  const chunks: Uint8Array[] = [];
-  let read = 0;
-  const object: AsyncIterable<Uint8Array> = await readSlice(storage, part);
-  for await (const chunk of object) {
-    chunks.push(chunk);
-    read += chunk.byteLength;
-  }
-  if (read !== part.range.length) throw shortRead(read, part.range.length);
-  return chunks;
+/** Reads a whole (small) part in one call to storage, checking it has every byte. */
+async function readWhole(storage: StorageDriver, part: FileSlice): Promise<Uint8Array> {
+  const bytes = await storage.readBytes(
+    part.location,
+    part.range,
+    part.etag ? { ifMatch: part.etag } : {},
+  );
+  if (bytes.byteLength !== part.range.length) throw shortRead(bytes.byteLength, part.range.length);
+  return bytes;
 }
 
 // A short object would shift every later byte and still look like a finished response.
@@ -198,17 +201,23 @@ export async function streamParts(
 
   // Read-ahead: parts[next] is the first part not yet considered; `ahead` holds parts being read.
   let next = 0;
-  const ahead = new Map<number, Promise<Uint8Array[]>>();
+  const ahead = new Map<number, Promise<Uint8Array>>();
+  let aheadBytes = 0;
   const readAhead = () => {
+    // Refilled half the window at a time, so storage gets reads in batches (the embedded store
+    // hands each batch to a worker in one message).
+    if (ahead.size > READ_AHEAD_PARTS / 2) return;
     for (; next < parts.length && ahead.size < READ_AHEAD_PARTS; next++) {
       const part = parts[next]!;
       if (part.kind === 'bytes') continue;
       // A large part is streamed when reached; nothing beyond it is read before that.
       if (part.range.length > READ_AHEAD_MAX_BYTES) break;
+      if (ahead.size > 0 && aheadBytes + part.range.length > READ_AHEAD_BYTES) break;
       const reading = readWhole(storage, part);
       // Awaited when the consumer gets there; until then (or if it never does) not unhandled.
       reading.catch(() => undefined);
       ahead.set(next, reading);
+      aheadBytes += part.range.length;
     }
   };
 
@@ -236,10 +245,10 @@ export async function streamParts(
         const buffered = ahead.get(index);
         if (buffered) {
           ahead.delete(index);
-          for (const chunk of await buffered) {
-            batch.push(chunk);
-            batched += chunk.byteLength;
-          }
+          aheadBytes -= part.range.length;
+          const bytes = await buffered;
+          batch.push(bytes);
+          batched += bytes.byteLength;
           if (batched >= COALESCE_BYTES) yield flush();
           continue;
         }

@@ -16,7 +16,7 @@ import { downloadMessages } from './download-messages';
 import { packageNotFound } from './downloads.policy';
 import { storedFile } from './downloads.repository';
 import { downloadOnSend, sendDownload } from './downloads.routes';
-import { baseName, packageTarOf, servableFile, servableTar } from './downloads.service';
+import { baseName, laidOutTar, layOutTar, servableFile, servableTar } from './downloads.service';
 import { tarMembers, type ServableFile } from './package-bytes';
 
 /*
@@ -57,8 +57,9 @@ export async function senderDownloadsRoutes(app: FastifyInstance, opts: { ctx: A
 
   serve(app, downloadRoutes.sentPackageGrant, async (request): Promise<PackageDownloadGrant> => {
     const pkg = await ownPackage(ctx, requireUser(request), request.params.slug);
-    const tar = await packageTarOf(ctx, pkg);
-    const servable = servableTar(ctx, pkg, tar);
+    const laidOut = await laidOutTar(ctx, pkg);
+    const { tar } = laidOut;
+    const servable = servableTar(ctx, pkg, laidOut);
     return {
       filename: servable.filename,
       download_url: sentUrl(ctx, pkg.slug, 'tar', encodeURIComponent(servable.filename)),
@@ -85,7 +86,8 @@ export async function senderDownloadsRoutes(app: FastifyInstance, opts: { ctx: A
     downloadRoutes.sentPackageBytes,
     async (request, reply) => {
       const pkg = await ownPackage(ctx, requireUser(request), request.params.slug);
-      const tar = servableTar(ctx, pkg, await packageTarOf(ctx, pkg));
+      // Laid out for each request: a sender's own copy is rare, and has no grant to key a cache.
+      const tar = servableTar(ctx, pkg, await layOutTar(ctx, pkg));
       return sendDownload(ctx, request, reply, tar, null);
     },
     { fastify: { onSend: downloadOnSend } },

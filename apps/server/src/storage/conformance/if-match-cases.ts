@@ -95,3 +95,71 @@ export function ifMatchCases(context: () => ConformanceContext): void {
     expect(stale.response.status).toBe(412);
   });
 }
+
+/**
+ * Small reads taken whole (`readBytes`, what a tar of many small files reads each file with):
+ * the same bytes and the same refusals as `read`, for an object, a slice of a slab, a slice
+ * crossing a manifest's segments, and a range running past the object's end.
+ */
+export function readBytesCases(context: () => ConformanceContext): void {
+  it('reads a small range whole, with the answers of read', async () => {
+    const ctx = context();
+    const location = { container: ctx.container, key: uniqueKey('read-bytes/slab') };
+    const slab = randomBody(70_000);
+    expect((await putObject(ctx, location.key, slab)).status).toBe(201);
+    const etag = md5(slab);
+
+    const whole = await ctx.driver.readBytes(location, { offset: 0, length: slab.length });
+    expect(Buffer.from(whole).equals(slab)).toBe(true);
+    // A file packed in the slab, far in and near the end.
+    const inside = await ctx.driver.readBytes(
+      location,
+      { offset: 65_000, length: 4000 },
+      { ifMatch: etag },
+    );
+    expect(Buffer.from(inside).equals(slab.subarray(65_000, 69_000))).toBe(true);
+    // Past the end: the bytes there are, no more (the caller finds the short read).
+    const tail = await ctx.driver.readBytes(location, { offset: 69_990, length: 100 });
+    expect(Buffer.from(tail).equals(slab.subarray(69_990))).toBe(true);
+    await expect(
+      ctx.driver.readBytes(location, { offset: 70_000, length: 10 }),
+    ).rejects.toMatchObject({ code: 'range_not_satisfiable' });
+    await expect(
+      ctx.driver.readBytes(location, { offset: 0, length: 10 }, { ifMatch: md5(Buffer.from('x')) }),
+    ).rejects.toMatchObject({ code: 'precondition_failed' });
+    await expect(
+      ctx.driver.readBytes(
+        { ...location, key: `${location.key}-absent` },
+        { offset: 0, length: 1 },
+      ),
+    ).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it("reads a small range of a manifest across its segments, checked against the manifest's etag", async () => {
+    const ctx = context();
+    const base = uniqueKey('read-bytes/manifest');
+    const segments = [randomBody(3000), randomBody(2500)];
+    for (const [index, body] of segments.entries()) {
+      expect((await putObject(ctx, `${base}/seg/${index}`, body)).status).toBe(201);
+    }
+    const location = { container: ctx.container, key: `${base}/joined` };
+    const stored = await ctx.driver.putManifest(
+      location,
+      segments.map((body, index) => ({
+        object: { container: ctx.container, key: `${base}/seg/${index}` },
+        etag: md5(body),
+        sizeBytes: body.length,
+      })),
+    );
+    const joined = Buffer.concat(segments);
+    const across = await ctx.driver.readBytes(
+      location,
+      { offset: 2900, length: 300 },
+      { ifMatch: stored.etag },
+    );
+    expect(Buffer.from(across).equals(joined.subarray(2900, 3200))).toBe(true);
+    await expect(
+      ctx.driver.readBytes(location, { offset: 0, length: 10 }, { ifMatch: md5(joined) }),
+    ).rejects.toMatchObject({ code: 'precondition_failed' });
+  });
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { ConformanceContext, ConformanceTarget } from './conformance-harness';
 import { corsCases } from './cors-cases';
 import { formPostCases } from './formpost-cases';
-import { ifMatchCases } from './if-match-cases';
+import { ifMatchCases, readBytesCases } from './if-match-cases';
 import { manifestCases } from './manifest-cases';
 import { hasSwiftTool, swiftToolCases } from './swift-tool-cases';
 import { tempUrlCases } from './tempurl-cases';
@@ -53,6 +53,7 @@ export function describeStorageConformance(
     describe('FormPost', () => formPostCases(context));
     describe('SLO manifests', () => manifestCases(context));
     describe('conditional reads (If-Match)', () => ifMatchCases(context));
+    describe('small reads taken whole', () => readBytesCases(context));
     describe('CORS', () => corsCases(context));
     describe.runIf(hasSwiftTool)('signatures from `swift tempurl`', () => swiftToolCases(context));
   });

@@ -52,6 +52,12 @@ function assertValid(location: ObjectLocation): void {
   if (problem) throw new StorageError('invalid_name', problem);
 }
 
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
 function infoOf(record: ObjectRecord): ObjectInfo {
   return {
     sizeBytes: objectLength(record),
@@ -176,6 +182,29 @@ export class EmbeddedDriver implements StorageDriver {
       if (error instanceof SegmentError) throw new StorageError('not_found', error.message);
       throw error;
     }
+  }
+
+  async readBytes(
+    location: ObjectLocation,
+    range: ByteRange,
+    options: ReadOptions = {},
+  ): Promise<Uint8Array> {
+    assertValid(location);
+    const slice = await this.store.readObjectSlice(location, range.offset, range.length);
+    if (!slice)
+      throw new StorageError('not_found', `${location.container}/${location.key} not found`);
+    if (options.ifMatch !== undefined && !etagMatches(options.ifMatch, objectEtag(slice.record))) {
+      throw new StorageError(
+        'precondition_failed',
+        `${location.container}/${location.key} is no longer the object with etag ${options.ifMatch}`,
+      );
+    }
+    // A manifest's bytes are its segments': read as any other (it opens the object again).
+    if (!slice.data) return collect(await this.read(location, range, options));
+    if (!clampRange(range, slice.record.size)) {
+      throw new StorageError('range_not_satisfiable', `range outside 0-${slice.record.size}`);
+    }
+    return slice.data;
   }
 
   async readManifest(location: ObjectLocation): Promise<ManifestSegment[] | null> {

@@ -21,6 +21,7 @@ import {
   prefixDirectory,
 } from './object-path';
 import { newTempPath, removeStaleTempFiles } from './temp-files';
+import { readSmallObject, type ObjectSlice } from './small-object-reader';
 
 /** A container's settings, kept in `<container>/.container.json`. */
 export interface ContainerRecord {
@@ -109,6 +110,16 @@ export class ObjectFileStore {
       return null;
     }
     return opened;
+  }
+
+  /** Reads a small part of an object whole (see readSmallObject); null when absent or expired. */
+  async readObjectSlice(
+    location: ObjectLocation,
+    offset: number,
+    length: number,
+  ): Promise<ObjectSlice | null> {
+    const slice = await readSmallObject(this.filePath(location), offset, length);
+    return slice && !isExpired(slice.record) ? slice : null;
   }
 
   async statObject(location: ObjectLocation): Promise<ObjectRecord | null> {
