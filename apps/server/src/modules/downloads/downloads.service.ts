@@ -27,7 +27,6 @@ import {
   tarMembers,
   tarParts,
   type BodyStream,
-  type PackageTar,
   type ServableFile,
 } from './package-bytes';
 import { displayName, senderName } from '../accounts/display-name';

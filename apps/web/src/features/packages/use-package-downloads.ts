@@ -29,6 +29,7 @@ export interface DownloadablePackage {
    * a recipient's call (absent for the sender's own downloads).
    */
   receipt?: (report: ReceiptRequest) => Promise<DeliveryReceipt>;
+  /**
    * Which grant calls those are, so a later page can ask them again for a download cut off
    * (the external page's with the link's key).
    */

@@ -1,6 +1,6 @@
 import type { PackageDownloadGrant } from '@filerunner/protocol';
 import type { DownloadDescriptor, DownloadOptions } from '@filerunner/transfer';
-import { packageDescriptor } from '../../packages/use-package-downloads';
+import { packageDescriptor } from '../../transfers/grant-descriptors';
 import type { EventRecorder, MemoryFigures } from './debug-events';
 
 /** What one press of Download fetches: a package by its grant, or the URLs typed, one by one. */
