@@ -131,6 +131,9 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
     await detail.getByText('Grade/notes.txt').waitFor();
     await expectAccessible(page, 'Inbox with a package open');
 
+    // The browser's own download (optimised download, on by default, turned off for it).
+    await page.keyboard.press('Alt+Shift+P');
+    await page.getByText('Optimised Download has been disabled').waitFor();
     await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download Grade/notes.txt' }).click(),
@@ -183,6 +186,9 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
     await page.getByRole('link', { name: 'Inbox', exact: true }).click();
     const detail = page.getByRole('region', { name: 'Package details' });
     await detail.getByRole('heading', { name: 'Cut list' }).waitFor();
+    // The browser's own download (optimised download, on by default, turned off for it).
+    await page.keyboard.press('Alt+Shift+P');
+    await page.getByText('Optimised Download has been disabled').waitFor();
     await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download cut.txt' }).click(),

@@ -86,8 +86,6 @@ async function ritaOn(slug: string, folder: string): Promise<Page> {
     const picked = await root.getDirectoryHandle(name, { create: true });
     Object.assign(window, { showDirectoryPicker: async () => picked });
   }, folder);
-  await page.keyboard.press('Alt+Shift+P');
-  await page.getByText('Optimised Download has been enabled').waitFor();
   return page;
 }
 

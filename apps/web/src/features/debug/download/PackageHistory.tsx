@@ -2,6 +2,7 @@ import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
@@ -38,25 +39,28 @@ export function PackageHistory(props: {
       {isError && <Alert severity="error">The packages could not be loaded.</Alert>}
       <List aria-label="Packages" dense>
         {data && packages.length === 0 && (
-          <ListItemText secondary="No packages received yet." sx={{ px: 2 }} />
+          <ListItem>
+            <ListItemText secondary="No packages received yet." />
+          </ListItem>
         )}
         {packages.map((pkg) => (
-          <ListItemButton
-            key={pkg.slug}
-            selected={props.selected === pkg.slug}
-            aria-pressed={props.selected === pkg.slug}
-            disabled={props.disabled}
-            onClick={() =>
-              props.onSelect(
-                props.selected === pkg.slug ? null : { slug: pkg.slug, name: pkg.name },
-              )
-            }
-          >
-            <ListItemText
-              primary={pkg.name}
-              secondary={`${formatSize(pkg.bytes)} · ${pkg.num_files} ${pkg.num_files === 1 ? 'file' : 'files'} · from ${pkg.sender?.name ?? 'a former user'} · ${pkg.downloaded ? 'downloaded' : 'not downloaded yet'}`}
-            />
-          </ListItemButton>
+          <ListItem key={pkg.slug} disablePadding>
+            <ListItemButton
+              selected={props.selected === pkg.slug}
+              aria-pressed={props.selected === pkg.slug}
+              disabled={props.disabled}
+              onClick={() =>
+                props.onSelect(
+                  props.selected === pkg.slug ? null : { slug: pkg.slug, name: pkg.name },
+                )
+              }
+            >
+              <ListItemText
+                primary={pkg.name}
+                secondary={`${formatSize(pkg.bytes)} · ${pkg.num_files} ${pkg.num_files === 1 ? 'file' : 'files'} · from ${pkg.sender?.name ?? 'a former user'} · ${pkg.downloaded ? 'downloaded' : 'not downloaded yet'}`}
+              />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
