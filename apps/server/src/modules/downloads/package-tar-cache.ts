@@ -37,19 +37,20 @@ export class PackageTarCache {
   /**
    * The package's tar for a grant of `size` bytes: the cached one, else `load()` (whose result is
    * kept). A cached tar of another size (the package changed since, or the grant is older than
-   * the change) is loaded again and replaced.
+   * the change) is loaded again and replaced. `null` takes the cached tar whatever its size: the
+   * sender's own copy has no grant to name one (its grant call lays the tar out afresh).
    */
   async tarFor(
     pkg: PackageRow,
     hostname: string,
-    size: number,
+    size: number | null,
     load: () => Promise<CachedTar>,
   ): Promise<CachedTar> {
     const key = tarKey(pkg, hostname);
     const hit = this.tars.get(key);
     if (hit) {
       const tar = await hit.catch(() => null);
-      if (tar && tar.tar.layout.size === size) {
+      if (tar && (size === null || tar.tar.layout.size === size)) {
         this.touch(key, hit);
         return tar;
       }

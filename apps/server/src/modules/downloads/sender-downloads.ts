@@ -16,6 +16,7 @@ import { downloadMessages } from './download-messages';
 import { packageNotFound } from './downloads.policy';
 import { storedFile } from './downloads.repository';
 import { downloadOnSend, sendDownload } from './downloads.routes';
+import { mhlHostname } from '../mhl/package-mhl';
 import { baseName, laidOutTar, layOutTar, servableFile, servableTar } from './downloads.service';
 import { tarMembers, type ServableFile } from './package-bytes';
 
@@ -86,8 +87,12 @@ export async function senderDownloadsRoutes(app: FastifyInstance, opts: { ctx: A
     downloadRoutes.sentPackageBytes,
     async (request, reply) => {
       const pkg = await ownPackage(ctx, requireUser(request), request.params.slug);
-      // Laid out for each request: a sender's own copy is rare, and has no grant to key a cache.
-      const tar = servableTar(ctx, pkg, await layOutTar(ctx, pkg));
+      // The tar the grant call laid out and kept, so ranged requests do not read the rows again.
+      const hostname = mhlHostname(ctx.config.publicUrl);
+      const laidOut = await ctx.packageTars.tarFor(pkg, hostname, null, () =>
+        layOutTar(ctx, pkg, hostname),
+      );
+      const tar = servableTar(ctx, pkg, laidOut);
       return sendDownload(ctx, request, reply, tar, null);
     },
     { fastify: { onSend: downloadOnSend } },
