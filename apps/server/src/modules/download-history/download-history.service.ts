@@ -6,10 +6,9 @@ import type {
 } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import type { Principal } from '../../http/auth';
-import { recipientDownload, storedFiles } from '../downloads/downloads.repository';
-import { packageTar } from '../downloads/package-bytes';
+import { recipientDownload } from '../downloads/downloads.repository';
+import { heldTar } from '../downloads/downloads.service';
 import { sentBy } from '../inbox/inbox.policy';
-import { mhlHostname } from '../mhl/package-mhl';
 import { receiptsOf } from '../receipts/receipts.repository';
 import { receiptView } from '../receipts/receipts.service';
 import { entriesCovered, parseServedRanges } from '../receipts/tar-coverage';
@@ -29,14 +28,13 @@ export async function downloadHistoryOf(
   slug: string,
 ): Promise<DownloadHistory> {
   const { pkg } = await sentBy(ctx.db, principal, slug);
-  const [files, recipients, records, receipts] = await Promise.all([
-    storedFiles(ctx.db, pkg.id),
+  const [{ tar }, recipients, records, receipts] = await Promise.all([
+    heldTar(ctx, pkg),
     recipientsOf(ctx.db, pkg.id),
     downloadsOf(ctx.db, pkg.id),
     receiptsOf(ctx.db, pkg.id),
   ]);
-  // The same layout the downloads were served from, so a range maps to the same files.
-  const tar = await packageTar(pkg, files, mhlHostname(ctx.config.publicUrl));
+  // The layout the downloads were served from, so a range maps to the same files.
   const fileCount = tar.files.length;
   const indexOfFile = new Map(tar.files.map((f, i) => [f.id, i]));
   const receiptOf = receiptsByDownload(records, receipts);

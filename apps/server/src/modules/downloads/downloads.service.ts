@@ -206,6 +206,18 @@ export async function layOutTar(
 }
 
 /**
+ * The package's laid-out tar as this node holds it (laid out and kept when none is held). For
+ * what needs the layout without a grant naming a size: the sender's copy, the hash list, the
+ * receipt and the download history. A sent package's files do not change, so the held tar is
+ * the one its downloads were served from, and a package of ten thousand files is not laid out
+ * again for each of them.
+ */
+export function heldTar(ctx: AppContext, pkg: PackageRow): Promise<CachedTar> {
+  const hostname = mhlHostname(ctx.config.publicUrl);
+  return ctx.packageTars.tarFor(pkg, hostname, null, () => layOutTar(ctx, pkg, hostname));
+}
+
+/**
  * As `layOutTar`, and kept in the node's cache of tars (replacing what it held for the package),
  * so a grant made now serves its ranged requests from the rows read now.
  */

@@ -16,8 +16,7 @@ import { downloadMessages } from './download-messages';
 import { packageNotFound } from './downloads.policy';
 import { storedFile } from './downloads.repository';
 import { downloadOnSend, sendDownload } from './downloads.routes';
-import { mhlHostname } from '../mhl/package-mhl';
-import { baseName, laidOutTar, layOutTar, servableFile, servableTar } from './downloads.service';
+import { baseName, heldTar, laidOutTar, servableFile, servableTar } from './downloads.service';
 import { tarMembers, type ServableFile } from './package-bytes';
 
 /*
@@ -88,11 +87,7 @@ export async function senderDownloadsRoutes(app: FastifyInstance, opts: { ctx: A
     async (request, reply) => {
       const pkg = await ownPackage(ctx, requireUser(request), request.params.slug);
       // The tar the grant call laid out and kept, so ranged requests do not read the rows again.
-      const hostname = mhlHostname(ctx.config.publicUrl);
-      const laidOut = await ctx.packageTars.tarFor(pkg, hostname, null, () =>
-        layOutTar(ctx, pkg, hostname),
-      );
-      const tar = servableTar(ctx, pkg, laidOut);
+      const tar = servableTar(ctx, pkg, await heldTar(ctx, pkg));
       return sendDownload(ctx, request, reply, tar, null);
     },
     { fastify: { onSend: downloadOnSend } },

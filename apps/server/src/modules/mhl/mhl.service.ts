@@ -3,12 +3,11 @@ import type { PackageRow } from '../../db/rows';
 import type { Principal } from '../../http/auth';
 import { isActiveMember } from '../contracts/contracts.policy';
 import { assertMayDownload } from '../downloads/downloads.policy';
-import { storedFiles } from '../downloads/downloads.repository';
-import { packageTar } from '../downloads/package-bytes';
+import { heldTar } from '../downloads/downloads.service';
 import { receivedByLinkKey } from '../inbox/inbox.policy';
 import { sentBySlug } from '../inbox/inbox.repository';
 import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
-import { mhlHostname, type PackageMhl } from './package-mhl';
+import type { PackageMhl } from './package-mhl';
 
 /**
  * The hash list of a package the signed-in caller sent (while they are an active member of its
@@ -43,10 +42,6 @@ export async function externalPackageMhl(
 
 /** The same bytes as the tar's `ascmhl` member: made by the tar's own layout. */
 async function mhlOf(ctx: AppContext, pkg: PackageRow): Promise<PackageMhl> {
-  const tar = await packageTar(
-    pkg,
-    await storedFiles(ctx.db, pkg.id),
-    mhlHostname(ctx.config.publicUrl),
-  );
+  const { tar } = await heldTar(ctx, pkg);
   return tar.mhl;
 }

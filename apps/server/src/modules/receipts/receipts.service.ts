@@ -12,12 +12,9 @@ import type { deliveryReceipts } from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { assertMayDownload } from '../downloads/downloads.policy';
-import { storedFiles } from '../downloads/downloads.repository';
-import { markDownloadedWhole } from '../downloads/downloads.service';
-import { packageTar } from '../downloads/package-bytes';
+import { heldTar, markDownloadedWhole } from '../downloads/downloads.service';
 import { receivedByLinkKey, sentBy } from '../inbox/inbox.policy';
 import { c4Id } from '../mhl/c4';
-import { mhlHostname } from '../mhl/package-mhl';
 import { findRecipientAccess } from '../recipient-access/recipient-access.repository';
 import { deliveryOf, insertReceipt, receiptsOf } from './receipts.repository';
 import { receiptKey } from './signing-key';
@@ -104,11 +101,7 @@ async function issueFor(
   recipient: RecipientRow,
   report: ReceiptRequest,
 ): Promise<DeliveryReceipt> {
-  const tar = await packageTar(
-    pkg,
-    await storedFiles(ctx.db, pkg.id),
-    mhlHostname(ctx.config.publicUrl),
-  );
+  const { tar } = await heldTar(ctx, pkg);
   const delivery = await deliveryOf(ctx.db, recipient.id, tar.layout.size);
   if (
     !entriesCovered(delivery.served, tar.layout).every(Boolean) ||
