@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
 import { act, renderHook } from '@testing-library/react';
+import { defaultDownloadOptions } from '@filerunner/transfer';
 import { storageKeys } from '../../app/local-storage';
 import {
   defaultHiddenSettings,
@@ -132,6 +133,8 @@ describe('the hidden settings', () => {
       progressIntervalMs: 60_000,
       rateCheckIntervalMs: 30_000,
     });
+    // Untouched sliders run the engine exactly as its own defaults would.
+    expect(downloadOptionsOf(defaultHiddenSettings)).toEqual(defaultDownloadOptions);
     updateHiddenSettings({
       chunkSizeMb: 600,
       concurrentChunks: 50,

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { ContractSettings } from '@filerunner/protocol';
+import { defaultDownloadOptions, MAX_CONCURRENT_CHUNKS } from '@filerunner/transfer';
 import { readStored, storageKeys, writeStored } from '../../app/local-storage';
 import { WORKERS_MAX, WORKERS_MIN } from '../settings/settings-form';
 import type { DownloadOptions } from '../transfers/download-runner';
@@ -50,14 +51,15 @@ export const defaultHiddenSettings: Readonly<HiddenSettings> = Object.freeze({
   optimizedDownload: true,
   extractFromArchive: true,
   asyncFileWriting: false,
-  chunkSizeMb: 150,
-  concurrentChunks: 10,
-  retries: 3,
-  algorithm: 'conservative',
-  xhrTimeoutMs: 300_000,
-  workerTimeoutMs: 360_000,
-  progressIntervalMs: 60_000,
-  rateCheckIntervalMs: 30_000,
+  // The sliders start where the engine does: its defaults are the one source.
+  chunkSizeMb: defaultDownloadOptions.chunkSize / 1_000_000,
+  concurrentChunks: defaultDownloadOptions.concurrentChunks,
+  retries: defaultDownloadOptions.retries,
+  algorithm: defaultDownloadOptions.algorithm,
+  xhrTimeoutMs: defaultDownloadOptions.xhrTimeoutMs,
+  workerTimeoutMs: defaultDownloadOptions.workerTimeoutMs,
+  progressIntervalMs: defaultDownloadOptions.progressIntervalMs,
+  rateCheckIntervalMs: defaultDownloadOptions.rateCheckIntervalMs,
 });
 
 export interface SliderRange {
@@ -72,7 +74,7 @@ const timing = (fallback: number): SliderRange => ({ min: 5000, max: 5 * fallbac
 /** The ranges of the download sliders; a stored value outside its range is not taken. */
 export const sliderRanges = {
   chunkSizeMb: { min: 150, max: 600, step: 10 },
-  concurrentChunks: { min: 1, max: 50, step: 1 },
+  concurrentChunks: { min: 1, max: MAX_CONCURRENT_CHUNKS, step: 1 },
   retries: { min: 0, max: 10, step: 1 },
   xhrTimeoutMs: timing(defaultHiddenSettings.xhrTimeoutMs),
   workerTimeoutMs: timing(defaultHiddenSettings.workerTimeoutMs),
