@@ -133,6 +133,10 @@ describe('a download cut off by its page closing', () => {
       await expect
         .poll(() => item.getByTestId('upload-status').innerText(), { timeout: 60_000 })
         .toBe('Completed');
+      // The resumed download earns the sender a signed receipt, as one run whole would.
+      await expect
+        .poll(() => item.getByTestId('download-receipted').count(), { timeout: 15_000 })
+        .toBe(1);
 
       // Only what was missing came the second time: at most the tar less the files already whole
       // (plus the short framing gaps the engine fetches along), and well short of the whole tar.

@@ -314,6 +314,7 @@ describe('downloads kept for a later page', () => {
   function pageWith(keeper: DownloadKeeper, allowed = true) {
     const engine = scriptedRunner();
     const regranted: GrantSource[] = [];
+    const receiptsAsked: GrantSource[] = [];
     const controller = new DownloadController({
       browser: scriptedRunner().runner,
       folder: engine.runner,
@@ -323,11 +324,15 @@ describe('downloads kept for a later page', () => {
         regranted.push(source);
         return tarOf('a', 'b');
       },
+      receiptOf: (source) => async () => {
+        receiptsAsked.push(source);
+        return {} as never;
+      },
       allowFolder: async () => allowed,
     });
     const store = configureStore({ reducer: { downloads: downloadsReducer } });
     controller.attach(store);
-    return { controller, store, engine, regranted };
+    return { controller, store, engine, regranted, receiptsAsked };
   }
 
   const source: GrantSource = { kind: 'received', slug: 'reel', userPath: null };
@@ -381,9 +386,15 @@ describe('downloads kept for a later page', () => {
       method: 'unpack',
       folder: { name: 'Dailies' },
     });
+    // Resumed on this page, it asks the sender's receipt as its first page would have.
+    const { receipt } = second.engine.jobs[0]!.job;
     second.engine.jobs[0]!.finish({ verifiedFiles: 2 });
     await vi.waitFor(() => expect(kept.size).toBe(0));
     expect(selectDownloads(second.store.getState())[0]!.status).toBe('COMPLETED');
+    await receipt!.ask({ verified: 2, unverified: [], failed: [] });
+    expect(second.receiptsAsked).toEqual([source]);
+    receipt!.issued();
+    expect(selectDownloads(second.store.getState())[0]!.receipted).toBe(true);
   });
 
   it('says the folder is gone when its access is refused on Retry', async () => {

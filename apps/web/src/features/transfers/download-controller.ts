@@ -44,6 +44,8 @@ export interface DownloadPlatform {
    */
   keeper?: DownloadKeeper;
   regrant?: (source: GrantSource) => Promise<DownloadDescriptor>;
+  /** How a kept download asks its receipt by its source, as its own page would have. */
+  receiptOf?: (source: GrantSource) => DownloadRequest['receipt'];
   /**
    * Asks again for write access to a folder kept from an earlier page (the browser forgets it
    * with the page); call it within the person's click. True when granted.
@@ -148,8 +150,8 @@ export class DownloadController {
       this.pending.set(id, {
         grant: () => regrant(source),
         folder,
-        // A download resumed from an earlier page asks no receipt (the page that could is gone).
-        receipt: undefined,
+        // Resumed here, it earns the sender the same receipt as one that ran whole in one page.
+        receipt: this.platform.receiptOf?.(source),
         source,
         fields,
         fromEarlierPage: true,

@@ -1,4 +1,4 @@
-import { api as routes } from '@filerunner/protocol';
+import { api as routes, type DeliveryReceipt, type ReceiptRequest } from '@filerunner/protocol';
 import { TransferDatabaseStore } from '@filerunner/transfer/browser';
 import type { ApiClient } from '../../app/api-client';
 import { fileDescriptor, packageDescriptor } from './grant-descriptors';
@@ -101,4 +101,21 @@ export async function grantFrom(api: ApiClient, source: GrantSource): Promise<Do
   return userPath === null
     ? packageDescriptor(await api.call(whole, { params: { slug } }))
     : fileDescriptor(await api.call(one, { params: { slug, '*': userPath } }));
+}
+
+/**
+ * How a kept download asks its receipt, by the same call its page would have made: a recipient's
+ * or a link holder's whole package earns one; the sender's own copy and a single file do not.
+ */
+export function receiptFrom(
+  api: ApiClient,
+  source: GrantSource,
+): ((report: ReceiptRequest) => Promise<DeliveryReceipt>) | undefined {
+  const { slug, userPath } = source;
+  if (userPath !== null || source.kind === 'sent') return undefined;
+  if (source.kind === 'external') {
+    const query = { key: source.key };
+    return (body) => api.call(routes.receipts.issueExternal, { params: { slug }, query, body });
+  }
+  return (body) => api.call(routes.receipts.issue, { params: { slug }, body });
 }

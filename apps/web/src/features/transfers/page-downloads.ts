@@ -2,7 +2,7 @@ import type { ApiClient } from '../../app/api-client';
 import { browserDownloadRunner } from './browser-download-runner';
 import { DownloadController } from './download-controller';
 import { folderDownloadRunner, pickDownloadFolderHandle } from './folder-download-runner';
-import { grantFrom, IndexedDbDownloadKeeper } from './kept-downloads';
+import { grantFrom, IndexedDbDownloadKeeper, receiptFrom } from './kept-downloads';
 
 /**
  * The page's download queue: the browser's own download everywhere, and where the browser can
@@ -21,6 +21,7 @@ export function pageDownloads(api: ApiClient): DownloadController {
     },
     keeper: hasFolderPicker() ? new IndexedDbDownloadKeeper() : undefined,
     regrant: (source) => grantFrom(api, source),
+    receiptOf: (source) => receiptFrom(api, source),
     allowFolder: async (folder) => {
       const { requestWritePermission } = await import('@filerunner/transfer/browser');
       return requestWritePermission(folder.handle as FileSystemDirectoryHandle);
