@@ -142,7 +142,7 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
     await ring.waitFor();
     await expectAccessible(page, 'Inbox with the transfer panel collapsed');
     await ring.click();
-    await page.getByRole('region', { name: 'Download queue' }).waitFor();
+    await page.getByRole('dialog', { name: 'Download queue' }).waitFor();
     await expectAccessible(page, 'Transfer panel: downloads');
     await page.context().close();
   });
@@ -171,12 +171,15 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
     await page.getByRole('button', { name: 'Send Package' }).click();
 
     // The upload queue opens by itself over the screen.
-    const uploads = page.getByRole('region', { name: 'Upload queue' });
+    const uploads = page.getByRole('dialog', { name: 'Upload queue' });
     await uploads
       .getByText('Your package has been sent. The recipients have been emailed.')
       .waitFor({
         timeout: 60_000,
       });
+    // A modal dialog named by its queue: screen readers hear what opened, and that the page
+    // behind is out of reach until it closes.
+    expect(await uploads.getAttribute('aria-modal')).toBe('true');
     await expectAccessible(page, 'Transfer panel: uploads');
     await page.getByRole('button', { name: 'Collapse the upload queue' }).click();
     await uploads.waitFor({ state: 'hidden' });

@@ -37,7 +37,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 // The queue is read behind a modal dialog too, which hides the rest of the page from the
 // accessibility tree.
 const queue = (page: Page) =>
-  page.getByRole('region', { name: 'Upload queue', includeHidden: true });
+  page.getByRole('dialog', { name: 'Upload queue', includeHidden: true });
 const upload = (page: Page, name: string) =>
   queue(page).getByRole('listitem', { name, includeHidden: true });
 const statusOf = (page: Page, name: string) =>

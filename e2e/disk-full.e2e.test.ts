@@ -62,7 +62,7 @@ const freeBytes = () => volume.freeBytes();
 
 const nameOf = (i: number) => `take_${String(i).padStart(3, '0')}.mov`;
 
-const queue = (page: Page) => page.getByRole('region', { name: 'Upload queue' });
+const queue = (page: Page) => page.getByRole('dialog', { name: 'Upload queue' });
 const upload = (page: Page) => queue(page).getByRole('listitem', { name: FOLDER });
 const statusOf = (page: Page) => upload(page).getByTestId('upload-status').innerText();
 const figuresOf = (page: Page) => upload(page).getByTestId('upload-figures').innerText();

@@ -97,7 +97,7 @@ async function unpackAll(page: Page) {
 /** The download's entry in the opened queue, once it has ended (a failed one stays listed). */
 async function queueItem(page: Page, name: string) {
   await page.getByRole('button', { name: /^Download queue:/ }).click();
-  const item = page.getByRole('region', { name: 'Download queue' }).getByRole('listitem', { name });
+  const item = page.getByRole('dialog', { name: 'Download queue' }).getByRole('listitem', { name });
   const status = item.getByTestId('upload-status');
   await expect
     .poll(() => status.innerText(), { timeout: 60_000 })

@@ -86,7 +86,7 @@ describe('the download queue panel', () => {
       await sender.call(api.inbox.removeRecipient, { params: { slug: goneSlug, userId: rita.id } });
 
       await page.getByRole('button', { name: /^Download queue:/ }).click();
-      const list = page.getByRole('region', { name: 'Download queue' }).getByRole('list', {
+      const list = page.getByRole('dialog', { name: 'Download queue' }).getByRole('list', {
         name: 'Downloads',
       });
       const item = (name: string) => list.getByRole('listitem', { name });

@@ -71,7 +71,7 @@ describe('the download queue', () => {
       .poll(() => ring.getAttribute('aria-label'))
       .toBe('Download queue: 2 downloads, 100%');
     await ring.click();
-    const queue = page.getByRole('region', { name: 'Download queue' });
+    const queue = page.getByRole('dialog', { name: 'Download queue' });
     const list = queue.getByRole('list', { name: 'Downloads' });
     const file = list.getByRole('listitem', { name: 'Grade/notes.txt' });
     const all = list.getByRole('listitem', { name: 'Grade notes' });
@@ -116,7 +116,7 @@ describe('the download queue', () => {
       .toBe('Download queue: 1 download, 100%');
     await ring.click();
     const item = page
-      .getByRole('region', { name: 'Download queue' })
+      .getByRole('dialog', { name: 'Download queue' })
       .getByRole('listitem', { name: 'Grade notes' });
     expect(await item.getByTestId('upload-status').innerText()).toBe('Completed');
 

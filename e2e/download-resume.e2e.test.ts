@@ -119,7 +119,7 @@ describe('a download cut off by its page closing', () => {
       const ring = second.getByRole('button', { name: /^Download queue:/ });
       await ring.click();
       const item = second
-        .getByRole('region', { name: 'Download queue' })
+        .getByRole('dialog', { name: 'Download queue' })
         .getByRole('listitem', { name: 'Long reel' });
       await expect.poll(() => item.getByTestId('upload-status').innerText()).toBe('Failed');
       await item

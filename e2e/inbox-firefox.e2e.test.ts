@@ -119,7 +119,7 @@ describe('the Inbox in Firefox ESR', () => {
 
     // The download queue lists both, each the browser's download, completed.
     await page.locator('button[aria-label="Download queue: 2 downloads, 100%"]').click();
-    const queue = await page.waitForSelector('[role="region"][aria-label="Download queue"]');
+    const queue = await page.waitForSelector('[role="dialog"][aria-label="Download queue"]');
     await expect
       .poll(() => queue!.evaluate((region) => (region as HTMLElement).innerText))
       .toMatch(/Reel 1 conform[\s\S]*Standard browser download/);

@@ -240,13 +240,13 @@ describe('the keyboard alone', () => {
     await tabTo(page, page.getByRole('button', { name: 'Send Package' }));
     await page.keyboard.press('Enter');
     await page
-      .getByRole('region', { name: 'Upload queue' })
+      .getByRole('dialog', { name: 'Upload queue' })
       .getByText('Your package has been sent. The recipients have been emailed.')
       .waitFor({ timeout: 60_000 });
 
     // The queue, open by itself, closes with Escape; its ring opens it again with Enter.
     await page.keyboard.press('Escape');
-    const queue = page.getByRole('region', { name: 'Upload queue' });
+    const queue = page.getByRole('dialog', { name: 'Upload queue' });
     await queue.waitFor({ state: 'hidden' });
     await opensAndCloses(
       page,

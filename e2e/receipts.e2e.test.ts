@@ -97,7 +97,7 @@ describe('delivery receipts in the browser', () => {
       .toBe('Download queue: 2 downloads, 100%');
     await ring.click();
     const item = page
-      .getByRole('region', { name: 'Download queue' })
+      .getByRole('dialog', { name: 'Download queue' })
       .getByRole('listitem', { name: 'Conform pull' });
     expect(await item.getByTestId('upload-status').innerText()).toBe('Completed');
     // The engine checked every file and the server signed a receipt of the delivery.
@@ -199,7 +199,7 @@ describe('delivery receipts in the browser', () => {
       .toBe('Download queue: 1 download, 100%');
     await ring.click();
     const item = page
-      .getByRole('region', { name: 'Download queue' })
+      .getByRole('dialog', { name: 'Download queue' })
       .getByRole('listitem', { name: 'Grade by link' });
     await item.getByTestId('download-receipted').waitFor();
     await page.context().close();

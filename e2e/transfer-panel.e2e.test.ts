@@ -43,7 +43,7 @@ async function sendFolder(folder: string, count: number, size: number): Promise<
   return page;
 }
 
-const queue = (page: Page) => page.getByRole('region', { name: 'Upload queue' });
+const queue = (page: Page) => page.getByRole('dialog', { name: 'Upload queue' });
 const upload = (page: Page, name: string) => queue(page).getByRole('listitem', { name });
 const statusOf = (page: Page, name: string) =>
   upload(page, name).getByTestId('upload-status').innerText();

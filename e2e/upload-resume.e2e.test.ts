@@ -44,7 +44,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /** A file to write into the picked folder: its name and size. */
 type FileSpec = { name: string; size: number };
 
-const queue = (page: Page) => page.getByRole('region', { name: 'Upload queue' });
+const queue = (page: Page) => page.getByRole('dialog', { name: 'Upload queue' });
 const upload = (page: Page, name: string) => queue(page).getByRole('listitem', { name });
 const statusOf = (page: Page, name: string) =>
   upload(page, name).getByTestId('upload-status').innerText();

@@ -62,7 +62,7 @@ describe('the DOWNLOADS tab of the transfer panel', () => {
   it('shows the downloads alone, without tabs, when nothing uploads', () => {
     panelWith([downloadOf('a', 'DOWNLOADING', { percentComplete: 40 })]);
     expect(screen.queryByRole('tab')).toBeNull();
-    expect(screen.getByRole('region', { name: 'Download queue' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Download queue' })).toBeTruthy();
     expect(ring().getAttribute('aria-label')).toBe('Download queue: 1 download, 40%');
     expect(statusOf('Package a').textContent).toBe('Downloading 40%');
   });

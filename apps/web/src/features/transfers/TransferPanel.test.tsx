@@ -177,13 +177,13 @@ describe('the transfer panel', () => {
       ],
       { expanded: false },
     );
-    expect(screen.queryByRole('region', { name: 'Upload queue' })).toBeNull();
+    expect(screen.queryByRole('dialog', { name: 'Upload queue' })).toBeNull();
     expect(ring().getAttribute('aria-label')).toBe('Upload queue: 3 uploads, 33%');
     expect(ring().dataset.tone).toBe('primary');
     expect(screen.getByTestId('queue-count').textContent).toBe('3');
 
     fireEvent.click(ring());
-    const queue = await screen.findByRole('region', { name: 'Upload queue' });
+    const queue = await screen.findByRole('dialog', { name: 'Upload queue' });
     expect(within(queue).getAllByRole('listitem', { name: /^Package/ })).toHaveLength(3);
     // The dimmed screen around the queue collapses it when clicked.
     fireEvent.click(document.querySelector('.MuiBackdrop-root')!);

@@ -10,8 +10,8 @@ import { PANEL_COLLAPSED_WIDTH, PANEL_EXPANDED_WIDTH, type Tone } from './upload
 
 /**
  * The transfer panel's frame: collapsed, a ring of the queue's progress; expanded, the queue
- * over the dimmed screen (a click on the dimmed part collapses it), under a header in the
- * queue's colour.
+ * as a modal dialog over the dimmed screen (a click on the dimmed part or Escape collapses it,
+ * and focus goes back to the ring), under a header in the queue's colour.
  */
 export function TransferPanelFrame(props: {
   names: QueueNames;
@@ -62,11 +62,8 @@ export function TransferPanelFrame(props: {
               top: offlineNoticeHeight,
               height: `calc(100% - ${offlineNoticeHeight})`,
             },
-            // A named region of the page rather than the drawer's default dialog; the page behind
-            // is hidden from screen readers while it is open all the same. A region cannot be
-            // modal, so the drawer's aria-modal goes.
-            role: 'region',
-            'aria-modal': undefined,
+            // The open queue covers the dimmed page, which it hides from screen readers and
+            // keeps focus away from: a modal dialog (the drawer's own role), named by its queue.
             'aria-label': names.queue,
           },
         }}
