@@ -25,7 +25,7 @@ import {
   workerHeapMeter,
 } from './transfer-browser/lab-harness';
 import { patternBytes } from './transfer-browser/pattern';
-import { segmentObjectName } from '@filerunner/transfer/node';
+import { putUrl, segmentObjectName, storedObjectPath } from '@filerunner/transfer/node';
 
 // The transfer engine's browser entry in Chromium, against the real server and its embedded
 // store: the lab page (e2e/transfer-browser/) is built with Vite and served as the site's web app,
@@ -68,8 +68,10 @@ describe('sending bytes with the XHR client', () => {
       { path: 'Notes/brief.txt', size: 1200, seed: 2 },
       { path: 'Notes/Präsentation über.pdf', size: 70_000, seed: 3 },
     ];
+    // The large file as the only segment of itself: storage takes no other name for it.
+    const largeObject = segmentObjectName(large.path, '0000000000000000', large.size, 0);
     const { pkg, grants } = await page.evaluate(
-      async ({ password, files }) => {
+      async ({ password, files, largeObject }) => {
         const { api, routes } = window.lab;
         // Logging in through the client sets the session cookie the later calls carry.
         await api.call(routes.accounts.authenticate, {
@@ -96,6 +98,9 @@ describe('sending bytes with the XHR client', () => {
           body: {
             batches: [{ batch_name: 'batch-1', files: files.slice(1) }],
             large_file_total_size: files[0]!.size,
+            // Listed as the engine's plan lists its segments: on Swift only a listed object
+            // has a PUT grant (the prefix's allows HEAD alone).
+            objects: [{ name: largeObject, size: files[0]!.size }],
           },
         });
         return { pkg: created, grants: bulk };
@@ -103,6 +108,7 @@ describe('sending bytes with the XHR client', () => {
       {
         password: DEMO_PASSWORD,
         files: [large, ...small].map(({ path, size }) => ({ path, size })),
+        largeObject,
       },
     );
 
@@ -110,10 +116,9 @@ describe('sending bytes with the XHR client', () => {
       async (f) => void (await window.lab.writeOpfsFile(f.path, f.size, f.seed)),
       large,
     );
-    const t = grants.tempurl_data;
-    // The large file as the only segment of itself: storage takes no other name for it.
-    const largeObject = segmentObjectName(large.path, '0000000000000000', large.size, 0);
-    const putUrl = `${t.swift_endpoint}${t.swift_path}${largeObject}${new URL(t.temp_url).search}`;
+    // The large file PUT with its own grant, by the engine's own lookup of it.
+    const objectUrl = putUrl(grants.tempurl_data, largeObject, 0);
+    expect(objectUrl).not.toBeNull();
     const heap = await pageHeapMeter(page);
     const baseline = await heap({ settle: true });
     const { peak, result: put } = await peakWhile(
@@ -133,7 +138,7 @@ describe('sending bytes with the XHR client', () => {
           });
           return { status: response.status, etag: response.header('ETag'), progress };
         },
-        { url: putUrl, path: large.path },
+        { url: objectUrl!, path: large.path },
       ),
     );
     expect(put.status).toBe(201);
@@ -184,7 +189,7 @@ describe('sending bytes with the XHR client', () => {
     const reported = [
       {
         etag: put.etag,
-        object_path: `/${t.container}/${t.object_prefix}${largeObject}`,
+        object_path: storedObjectPath(grants.tempurl_data, largeObject),
         size_bytes: large.size,
         user_path: large.path,
       },

@@ -1,5 +1,6 @@
 import { api, type RouteClient } from '@filerunner/protocol';
 import { signedInClient } from '@filerunner/transfer/node';
+import { objectPutGrants, type BaselineObject } from './baseline-grants';
 
 const HOUR = 3_600_000;
 
@@ -19,11 +20,15 @@ export async function setSlabFiles(admin: Call, on: boolean): Promise<void> {
 }
 
 /**
- * A fresh package of `files` for the demo recipient and its prefix PUT grant: answers the
- * signed URL of an object name under the package's prefix, for baselines that PUT raw objects
- * (storage takes only the names of the declared files' segments: `segmentObjectName`).
+ * A fresh package of `files` for the demo recipient and a PUT grant for each of the `objects`
+ * a baseline will write (segments of the declared files, the only names storage takes): answers
+ * the signed URL of each object by name.
  */
-export async function prefixGrant(sender: Call, files: { path: string; size: number }[]) {
+export async function baselineGrants(
+  sender: Call,
+  files: { path: string; size: number }[],
+  objects: readonly BaselineObject[],
+) {
   const groups = await sender.call(api.recipients.list, { params: { slug: 'demo' } });
   const recipient = groups.flatMap((g) => g.members).find((m) => m.email.startsWith('recipient'));
   const size = files.reduce((sum, f) => sum + f.size, 0);
@@ -39,12 +44,5 @@ export async function prefixGrant(sender: Call, files: { path: string; size: num
       intended_files: files.map((f) => ({ filename: f.path, size: f.size })),
     },
   });
-  const grants = await sender.call(api.packages.bulk, {
-    params: { slug: pkg.slug },
-    body: { batches: [], large_file_total_size: size },
-  });
-  const t = grants.tempurl_data;
-  const query = new URL(t.temp_url, t.swift_endpoint).search;
-  const encode = (name: string) => name.split('/').map(encodeURIComponent).join('/');
-  return (name: string) => `${t.swift_endpoint}${t.swift_path}${encode(name)}${query}`;
+  return objectPutGrants(sender, pkg.slug, objects);
 }

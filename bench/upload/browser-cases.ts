@@ -105,8 +105,8 @@ export async function browserCases(setup: Setup) {
               'large_bare_page_4_slices',
               'mb_per_s',
               mb,
-              () => callPage(page, 'prepareBare', BIG),
-              () => callPage(page, 'bareSlices', BIG, SLICES),
+              () => callPage(page, 'prepareBare', BIG, SLICES),
+              () => callPage(page, 'bareSlices', BIG),
             ),
         ],
         [

@@ -1,6 +1,7 @@
 import { api } from '@filerunner/protocol';
 import path from 'node:path';
-import { prefixGrant, setSlabFiles } from './api-session';
+import { baselineGrants, setSlabFiles } from './api-session';
+import { sliceObjects, wholeFileObjects, type BaselineObject } from './baseline-grants';
 import { against, rounds, transferFigure, type Figure, type Setup } from './cases';
 import { cliCommand, cliSend, curlPerFile, curlSlices, nodeEngine } from './node-side';
 import type { DiskFile } from './disk-files';
@@ -26,13 +27,15 @@ export async function nodeCases(setup: Setup) {
   };
   const baseline = async (
     files: DiskFile[],
+    objects: BaselineObject[],
     send: (urlOf: (name: string) => string) => Promise<{ seconds: number }>,
     unit: 'mb_per_s' | 'files_per_s',
     amount: number,
   ) => {
-    const urlOf = await prefixGrant(
+    const urlOf = await baselineGrants(
       setup.sender,
       files.map((f) => ({ path: f.name, size: f.size })),
+      objects,
     );
     return transferFigure(parties, unit, amount, 'client', () => send(urlOf));
   };
@@ -52,7 +55,14 @@ export async function nodeCases(setup: Setup) {
   const largeCases: [string, () => Promise<Figure>][] = [
     [
       'curl_4_ranges',
-      () => baseline([files.big], (urlOf) => curlSlices(files.big, SLICES, urlOf), 'mb_per_s', mb),
+      () =>
+        baseline(
+          [files.big],
+          sliceObjects(files.big.name, files.big.size, SLICES),
+          (urlOf) => curlSlices(files.big, SLICES, urlOf),
+          'mb_per_s',
+          mb,
+        ),
     ],
     ['engine', engine([files.big.file], 'mb_per_s', mb)],
   ];
@@ -76,6 +86,7 @@ export async function nodeCases(setup: Setup) {
       () =>
         baseline(
           files.frames,
+          wholeFileObjects(files.frames.map((f) => ({ path: f.name, size: f.size }))),
           (urlOf) => curlPerFile(files.frames, PARALLEL, urlOf, configFile),
           'files_per_s',
           sizes.count,

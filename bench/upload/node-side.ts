@@ -4,12 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from '../storage/processes';
-import { segmentObjectName } from '@filerunner/transfer';
+import { sliceObjects, wholeFileObjects } from './baseline-grants';
 import type { DiskFile } from './disk-files';
-
-// Storage takes raw PUTs only under the names the engine gives a declared file's segments, so
-// each baseline PUT is a segment of its file: a slice, or the whole file as its only segment.
-const BASELINE_DIGEST = '0000000000000000';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -29,21 +25,15 @@ async function exec(command: string, args: string[], env?: NodeJS.ProcessEnv): P
  */
 export async function curlSlices(big: DiskFile, parts: number, urlOf: (name: string) => string) {
   const size = Math.ceil(big.size / parts);
+  const objects = sliceObjects(big.name, big.size, parts);
   const started = performance.now();
   const statuses = await Promise.all(
-    Array.from({ length: parts }, (_, i) => {
-      const length = Math.min(big.size, (i + 1) * size) - i * size;
+    objects.map(({ name, size: length }, i) => {
       const script =
         `dd if="$1" bs=1M iflag=skip_bytes,count_bytes skip=${i * size} count=${length} status=none` +
         ` | curl -sS -T - -H "Content-Length: ${length}" -H "Transfer-Encoding:" -H "Expect:"` +
         ` -o /dev/null -w '%{http_code}' "$2"`;
-      return exec('sh', [
-        '-c',
-        script,
-        'sh',
-        big.file,
-        urlOf(segmentObjectName(big.name, BASELINE_DIGEST, size, i)),
-      ]);
+      return exec('sh', ['-c', script, 'sh', big.file, urlOf(name)]);
     }),
   );
   const seconds = (performance.now() - started) / 1000;
@@ -59,10 +49,11 @@ export async function curlPerFile(
   configFile: string,
 ) {
   const quote = (s: string) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+  const objects = wholeFileObjects(files.map((f) => ({ path: f.name, size: f.size })));
   const config = files
     .map(
-      (f) =>
-        `url = ${quote(urlOf(segmentObjectName(f.name, BASELINE_DIGEST, f.size, 0)))}\nupload-file = ${quote(f.file)}\noutput = "/dev/null"\n`,
+      (f, i) =>
+        `url = ${quote(urlOf(objects[i]!.name))}\nupload-file = ${quote(f.file)}\noutput = "/dev/null"\n`,
     )
     .join('');
   await writeFile(configFile, config);

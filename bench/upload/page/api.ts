@@ -40,7 +40,7 @@ export interface UploadBenchPage {
   pickInput(path: string, inputId: string): { files: number; bytes: number };
   prepareEngine(path: string): Promise<void>;
   runEngine(path: string): Promise<EngineRun>;
-  prepareBare(path: string): Promise<void>;
-  bareSlices(path: string, parts: number): Promise<BareRun>;
+  prepareBare(path: string, slices?: number): Promise<void>;
+  bareSlices(path: string): Promise<BareRun>;
   barePerFile(path: string, parallel: number): Promise<BareRun>;
 }

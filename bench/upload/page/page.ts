@@ -1,7 +1,6 @@
 import {
   intendedFilesOf,
   planUpload,
-  segmentObjectName,
   UploadRunner,
   type FileHasher,
   type HttpClient,
@@ -19,6 +18,12 @@ import {
   type PickedSource,
 } from '@filerunner/transfer/browser';
 import { api, createRouteClient } from '@filerunner/protocol';
+import {
+  objectPutGrants,
+  sliceObjects,
+  wholeFileObjects,
+  type BaselineObject,
+} from '../baseline-grants';
 import type { EngineRun, TimelineEvent, UploadBenchPage, WriteOrder } from './api';
 import { engineSent } from './engine-report';
 
@@ -171,12 +176,12 @@ const slabPacker: SlabPacker = {
     timed('pack', `${parts.length} parts`, () => workerHasher.pack(parts, hashed, signal)),
 };
 
-/** Runners made ready by `prepareEngine` and prefix grants by `prepareBare`, by picked path. */
+/** Runners made ready by `prepareEngine` and object grants by `prepareBare`, by picked path. */
 const runners = new Map<
   string,
   { runner: UploadRunner; report: () => Omit<EngineRun, 'seconds' | 'files'> }
 >();
-const grants = new Map<string, (name: string) => string>();
+const grants = new Map<string, { objects: BaselineObject[]; urlOf: (name: string) => string }>();
 
 /**
  * Makes the engine ready to send the picked files with the contract's settings (slab files on
@@ -261,12 +266,11 @@ async function runEngine(path: string): Promise<EngineRun> {
   return { seconds, files: record.progress.completedFiles, ...report() };
 }
 
-// Storage takes raw PUTs only under the names the engine gives a declared file's segments, so
-// each bare PUT is a segment of its file: a slice, or the whole file as its only segment.
-const BASELINE_DIGEST = '0000000000000000';
-
-/** A prefix PUT grant for a fresh package of the picked files, for the bare PUTs. Not measured. */
-async function prepareBare(path: string) {
+/**
+ * Grants for the bare PUTs of the picked files, for a fresh package: one per slice of the one
+ * file when `slices` is given, else one per file. Not measured.
+ */
+async function prepareBare(path: string, slices?: number) {
   const sources = picked.get(path)!;
   const files = {
     expected_files: sources.length,
@@ -274,14 +278,11 @@ async function prepareBare(path: string) {
     intended_files: sources.map((s) => ({ filename: s.path, size: s.size })),
   };
   const pkg = await createPackage(`Bare ${path}`, files);
-  const bulk = await client.call(api.packages.bulk, {
-    params: { slug: pkg.slug },
-    body: { batches: [], large_file_total_size: files.expected_size },
-  });
-  const t = bulk.tempurl_data;
-  const query = new URL(t.temp_url, location.href).search;
-  const encode = (name: string) => name.split('/').map(encodeURIComponent).join('/');
-  grants.set(path, (name) => `${t.swift_endpoint}${t.swift_path}${encode(name)}${query}`);
+  const objects =
+    slices === undefined
+      ? wholeFileObjects(sources)
+      : sliceObjects(sources[0]!.path, sources[0]!.size, slices);
+  grants.set(path, { objects, urlOf: await objectPutGrants(client, pkg.slug, objects) });
 }
 
 async function put(url: string, body: Blob) {
@@ -289,38 +290,32 @@ async function put(url: string, body: Blob) {
   if (!response.ok) throw new Error(`PUT answered ${response.status}`);
 }
 
-/** The picked file PUT as `parts` slices at once, each its own object: no engine at all. */
-async function bareSlices(path: string, parts: number) {
+/** The picked file PUT as the slices `prepareBare` granted, all at once: no engine at all. */
+async function bareSlices(path: string) {
   const [source] = picked.get(path)!;
-  const urlOf = grants.get(path)!;
-  const { size } = source!;
-  const part = Math.ceil(size / parts);
+  const { objects, urlOf } = grants.get(path)!;
   const started = performance.now();
+  let start = 0;
   await Promise.all(
-    Array.from({ length: parts }, (_, i) =>
-      put(
-        urlOf(segmentObjectName(source!.path, BASELINE_DIGEST, part, i)),
-        source!.slice(i * part, Math.min(size, (i + 1) * part)),
-      ),
-    ),
+    objects.map((o) => {
+      const body = source!.slice(start, (start += o.size));
+      return put(urlOf(o.name), body);
+    }),
   );
-  return { seconds: (performance.now() - started) / 1000, requests: { storage: parts } };
+  return { seconds: (performance.now() - started) / 1000, requests: { storage: objects.length } };
 }
 
 /** One PUT per picked file, `parallel` at once: no engine, no reports. */
 async function barePerFile(path: string, parallel: number) {
   const sources = picked.get(path)!;
-  const urlOf = grants.get(path)!;
+  const { objects, urlOf } = grants.get(path)!;
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: parallel }, async () => {
       while (next < sources.length) {
-        const source = sources[next++]!;
-        await put(
-          urlOf(segmentObjectName(source.path, BASELINE_DIGEST, source.size, 0)),
-          source.slice(0, source.size),
-        );
+        const i = next++;
+        await put(urlOf(objects[i]!.name), sources[i]!.slice(0, sources[i]!.size));
       }
     }),
   );
