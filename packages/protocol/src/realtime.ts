@@ -35,6 +35,8 @@ export const realtimeMessage = z.discriminatedUnion('type', [
     type: z.literal('package_received'),
     package: z.object({ slug: z.string(), contract_slug: z.string() }),
   }),
+  /** A download of a package the user sent started or finished, or earned a receipt. */
+  z.object({ type: z.literal('package_downloaded'), package: z.object({ slug: z.string() }) }),
   /** Events may have been missed (the server lost its database listener): refetch. */
   z.object({ type: z.literal('resync') }),
   z.object({ type: z.literal('ping') }),

@@ -11,6 +11,13 @@ export interface PackageReceivedEvent {
   user_ids: number[];
 }
 
+/** A recipient's download of a package started or finished, or earned a receipt: its sender. */
+export interface PackageDownloadedEvent {
+  type: 'package_downloaded';
+  package: { slug: string };
+  user_ids: number[];
+}
+
 /** Sessions ended (logout, or every session of a user): their sockets close. */
 export interface SessionsEndedEvent {
   type: 'sessions_ended';
@@ -21,7 +28,7 @@ export interface SessionsEndedEvent {
 }
 
 /** What travels in a NOTIFY on the events channel. */
-export type RealtimeEvent = PackageReceivedEvent | SessionsEndedEvent;
+export type RealtimeEvent = PackageReceivedEvent | PackageDownloadedEvent | SessionsEndedEvent;
 
 /**
  * Tells every server process that a package reached these users, so their open browsers show it
@@ -64,6 +71,25 @@ export async function announcePackageReceived(
       sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ ...event, user_ids: chunk })})`,
     );
   }
+}
+
+/**
+ * Tells the package's sender that its download history changed (a download started or
+ * finished, a receipt was signed), so an open Sent screen shows it at once. In the caller's
+ * transaction, so the event leaves only with what it announces.
+ */
+export async function announcePackageDownloaded(db: Database, packageId: number): Promise<void> {
+  const [pkg] = await queryRows<{ slug: string; sender_id: number | null }>(
+    db,
+    sql`select slug, sender_id from packages where id = ${packageId}`,
+  );
+  if (pkg?.sender_id == null) return;
+  const event: PackageDownloadedEvent = {
+    type: 'package_downloaded',
+    package: { slug: pkg.slug },
+    user_ids: [Number(pkg.sender_id)],
+  };
+  await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
 }
 
 function chunks<T>(items: T[], size: number): T[][] {

@@ -126,8 +126,8 @@ export class RealtimeHub {
   }
 
   private dispatch(event: RealtimeEvent): void {
-    if (event.type === 'package_received') {
-      const message: RealtimeMessage = { type: 'package_received', package: event.package };
+    if (event.type === 'package_received' || event.type === 'package_downloaded') {
+      const message = { type: event.type, package: event.package } as RealtimeMessage;
       for (const userId of event.user_ids ?? []) {
         for (const connection of this.byUser.get(Number(userId)) ?? []) {
           this.send(connection, message);

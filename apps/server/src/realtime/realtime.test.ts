@@ -119,6 +119,33 @@ async function uploadThroughA(recipients: { id: number }[], name: string, validF
 }
 
 describe('realtime package notifications', () => {
+  it("tells the sender on another node when a recipient's download starts and ends", async () => {
+    const { pkg, send } = await uploadThroughA([{ id: fx.receiver.user.id }], 'Watched');
+    await send();
+    const sender = await connect(originB, browser(fx.sender.headers.cookie));
+    const receiver = await connect(originB, browser(fx.receiver.headers.cookie));
+    await sender.next((m) => m.type === 'user_connected');
+
+    const granted = await fetch(`${originA}/api/packages/${pkg.slug}/download/`, {
+      headers: fx.receiver.headers,
+    });
+    expect(granted.status).toBe(200);
+    const { download_url } = (await granted.json()) as { download_url: string };
+    const tar = await fetch(`${originA}${new URL(download_url).pathname}`);
+    expect(tar.status).toBe(200);
+    await tar.arrayBuffer();
+
+    // One response that is the whole download: it started and finished, the sender hears of it.
+    expect(await sender.next((m) => m.type === 'package_downloaded')).toEqual({
+      type: 'package_downloaded',
+      package: { slug: pkg.slug },
+    });
+    // Only the sender: the recipient's own screens show nothing new.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.messages.map((m) => m.type)).not.toContain('package_downloaded');
+    for (const client of [sender, receiver]) client.socket.close();
+  });
+
   it('tells the recipient connected to another node the moment a package is sent, and nobody else', async () => {
     const receiver = await connect(originB, browser(fx.receiver.headers.cookie));
     // The same person in a second tab, served by the other node.

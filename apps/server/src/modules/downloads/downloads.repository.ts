@@ -77,7 +77,7 @@ export interface Delivery {
 
 /**
  * Adds a response to the download it belongs to, and answers whether that download now covers
- * every byte. Responses on one grant are one download while it is unfinished and each brings
+ * every byte and whether the response started it (a new download record). Responses on one grant are one download while it is unfinished and each brings
  * bytes it has not delivered yet: the parallel ranged chunks of the download engine, or a
  * browser resuming a cut-off download. A response once the download is complete, or one that
  * repeats bytes it already delivered (the same URL fetched again, a range asked twice), starts
@@ -90,8 +90,8 @@ export async function recordDelivery(
   tx: Database,
   grant: { id: number; recipientId: number; size: number },
   delivery: Delivery,
-): Promise<{ complete: boolean }> {
-  if (delivery.bytes === 0 && !delivery.served) return { complete: false };
+): Promise<{ complete: boolean; started: boolean }> {
+  if (delivery.bytes === 0 && !delivery.served) return { complete: false, started: false };
   const added = delivery.served
     ? sql`int8multirange(int8range(${delivery.served.start}::bigint, ${delivery.served.end}::bigint))`
     : sql`'{}'::int8multirange`;
@@ -132,7 +132,7 @@ export async function recordDelivery(
           case when ${whole(added)} then now() end)
         returning completed_at is not null as complete`,
       );
-  return { complete: row?.complete ?? false };
+  return { complete: row?.complete ?? false, started: !latest?.continues };
 }
 
 /**

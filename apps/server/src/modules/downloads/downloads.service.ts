@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import type { Database } from '../../db/client';
 import type { Principal } from '../../http/auth';
 import { newToken, tokenHash } from '../../http/secrets';
+import { announcePackageDownloaded } from '../../realtime/announce';
 import type { ByteRange } from '../../storage';
 import { notifyContractWatchers } from '../activity/package-notifications';
 import { assertMayDownload, packageNotFound } from './downloads.policy';
@@ -241,11 +242,14 @@ export async function recordDownload(
   delivery: Delivery,
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const { complete } = await recordDelivery(
+    const { complete, started } = await recordDelivery(
       tx,
       { id: download.grantId, recipientId: download.recipientId, size: download.size },
       delivery,
     );
+    // The sender's open history shows a download when it starts and when it is whole, not at
+    // every chunk between (a record continued but not finished changes only its figures).
+    if (started || complete) await announcePackageDownloaded(tx, download.packageId);
     const whole =
       complete && (download.wholePackage || (await storedFileCount(tx, download.packageId)) === 1);
     if (!whole) {

@@ -12,6 +12,7 @@ import type { deliveryReceipts } from '../../db/schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { assertMayDownload } from '../downloads/downloads.policy';
+import { announcePackageDownloaded } from '../../realtime/announce';
 import { heldTar, markDownloadedWhole } from '../downloads/downloads.service';
 import { receivedByLinkKey, sentBy } from '../inbox/inbox.policy';
 import { c4Id } from '../mhl/c4';
@@ -142,6 +143,7 @@ async function issueFor(
   // byte; the files' bytes all went, and that is what 'Downloaded' tells the sender.
   const row = await ctx.db.transaction(async (tx) => {
     await markDownloadedWhole(ctx, tx, pkg.id, recipient.id);
+    await announcePackageDownloaded(tx, pkg.id);
     return insertReceipt(tx, {
       packageId: pkg.id,
       recipientId: recipient.id,

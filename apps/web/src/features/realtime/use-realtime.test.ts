@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { api, type ReceivedPage } from '@filerunner/protocol';
 import { storeAnswering } from '../../app/test-support/api-store';
 import { inboxApi } from '../inbox/inbox-api';
+import { sentApi } from '../sent/sent-api';
 import { applyRealtimeMessage } from './use-realtime';
 
 const emptyPage: ReceivedPage = {
@@ -31,6 +32,22 @@ describe('a realtime event in the app', () => {
     applyRealtimeMessage(store.dispatch, { type: 'user_connected', email: 'a@example.com' });
     await new Promise((r) => setTimeout(r, 20));
     expect(inboxAsks()).toBe(2);
+    subscription.unsubscribe();
+  });
+
+  it("refetches an open Sent detail's download history when its package is downloaded", async () => {
+    const { store, calls } = storeAnswering(() => ({ files: [], recipients: [] }));
+    const historyAsks = () =>
+      calls.filter((c) => c.route === api.downloadHistory.packageHistory).length;
+    // The sender has the package's history open.
+    const subscription = store.dispatch(
+      sentApi.endpoints.downloadHistory.initiate({ params: { slug: 'p1' } }),
+    );
+    await subscription;
+    expect(historyAsks()).toBe(1);
+
+    applyRealtimeMessage(store.dispatch, { type: 'package_downloaded', package: { slug: 'p1' } });
+    await vi.waitFor(() => expect(historyAsks()).toBe(2));
     subscription.unsubscribe();
   });
 });

@@ -12,11 +12,15 @@ export function realtimeUrl(location: Pick<Location, 'protocol' | 'host'>): stri
 
 /**
  * What a server message changes in the app: a received package refetches the received lists
- * (the Inbox and the unseen badge read the same cache); after missed events, the sent lists too.
+ * (the Inbox and the unseen badge read the same cache); a download of a sent package, the sent
+ * ones (its recipients' status and download history); after missed events, both.
  */
 export function applyRealtimeMessage(dispatch: AppDispatch, message: RealtimeMessage): void {
   if (message.type === 'package_received') {
     dispatch(apiSlice.util.invalidateTags(['Received']));
+  } else if (message.type === 'package_downloaded') {
+    // The Sent screens (recipients' download status, the download history) read these.
+    dispatch(apiSlice.util.invalidateTags(['Sent']));
   } else if (message.type === 'resync') {
     dispatch(apiSlice.util.invalidateTags(['Received', 'Sent']));
   }
