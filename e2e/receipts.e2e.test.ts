@@ -60,6 +60,17 @@ async function opensslVerifies(jws: string, pem: string): Promise<boolean> {
 
 describe('delivery receipts in the browser', () => {
   it("are asked by the engine after a folder download and shown in the sender's history", async () => {
+    // The sender has the package open before anything is downloaded, and keeps it open.
+    const sender = await freshPage(product.browser);
+    await logIn(sender, product.server.url, SENDER, DEMO_PASSWORD);
+    await sender.goto(`${product.server.url}/sent/${slug}`);
+    const sent = sender.getByRole('region', { name: 'Package details' });
+    await sent.getByRole('heading', { name: 'Conform pull' }).waitFor();
+    const rita = sent.getByRole('listitem', { name: 'Rita Recipient' });
+    await expect.poll(() => rita.getByTestId('download-status').innerText()).toBe('Not downloaded');
+    // Marks this document: a reload would lose it.
+    await sender.evaluate(() => Object.assign(window, { openedBeforeDownloads: true }));
+
     const page = await freshPage(product.browser);
     await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
     await page.goto(`${product.server.url}/inbox/${slug}`);
@@ -104,14 +115,10 @@ describe('delivery receipts in the browser', () => {
     await item.getByTestId('download-receipted').waitFor();
     await page.context().close();
 
-    // The sender's view of it.
-    const sender = await freshPage(product.browser);
-    await logIn(sender, product.server.url, SENDER, DEMO_PASSWORD);
-    await sender.goto(`${product.server.url}/sent/${slug}`);
-    const sent = sender.getByRole('region', { name: 'Package details' });
-    await sent.getByRole('heading', { name: 'Conform pull' }).waitFor();
-    const rita = sent.getByRole('listitem', { name: 'Rita Recipient' });
-    await expect.poll(() => rita.getByTestId('download-status').innerText()).toBe('Downloaded');
+    // The sender's open view of it follows without a reload (the realtime channel).
+    await expect
+      .poll(() => rita.getByTestId('download-status').innerText(), { timeout: 15_000 })
+      .toBe('Downloaded');
     await rita.getByRole('button', { name: /^History/ }).click();
     const history = rita.getByRole('table', { name: 'Downloads by Rita Recipient' });
     const records = history.getByTestId('download-record');
@@ -123,6 +130,7 @@ describe('delivery receipts in the browser', () => {
     expect(
       (await records.getByTestId('download-verification').allInnerTexts()).map((t) => t.trim()),
     ).toEqual(['Not verified', 'Verified']);
+    expect(await sender.evaluate(() => 'openedBeforeDownloads' in window)).toBe(true);
 
     // The partial one's list names the one file it delivered.
     await records.nth(0).getByRole('button', { name: '1 of 3 files' }).click();
