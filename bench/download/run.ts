@@ -163,7 +163,7 @@ async function main(): Promise<void> {
           PUBLIC_URL: origin,
           SEED_DEMO: 'false',
           LOG_LEVEL: 'warn',
-          WEB_DIST: dist,
+          ...(only.includes('browser') ? { WEB_DIST: dist } : {}),
         }),
       },
     );
