@@ -1,22 +1,30 @@
 /**
- * Figure (d) of the download engine: `filerunner receive` (the engine's Node entry: parallel
+ * The download engine against bare baselines, in the same run. Figures (a) to (c), `browser`:
+ * the web app in headless Chromium unpacking into a private folder beside a bare page (see
+ * browser.ts). Figure (d), `cli`: `filerunner receive` (the engine's Node entry: parallel
  * ranges, unpacked into a folder, every file's xxh128 checked) against curl fetching the same
  * tar in 4 ranged requests at once into the same disk, in the same run. Two packages: one large
  * file, and many small files. The server runs as its own process (embedded PostgreSQL, embedded
  * store). CPU-seconds of the tool (the CLI's process, or the four curls) and of the server are
  * read per transfer, from bash's `times` and /proc, and given per GiB and per 1,000 files.
  *
- *   node --import tsx bench/download/run.ts [--runs 1] [--large-mib 1024]
+ *   node --import tsx bench/download/run.ts [--runs 1] [--large-mib 2048]
  *                                          [--small-files 10000] [--small-kib 10]
+ *                                          [--only cli,browser] [--web-dist DIR]
+ *
+ * The browser part builds apps/web into a temporary folder for the server to serve, unless
+ * `--web-dist` names a build to use.
  *
  * Prints one JSON document on stdout; progress goes to stderr.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDataParent } from '../../apps/server/test/temp-data-dir';
 import { hundredths, summary } from '../figures';
+import { buildWeb } from '../web-build';
+import { browserFigures, type SeededPackage } from './browser';
 import { option } from '../options';
 import {
   cpuSeconds,
@@ -35,15 +43,18 @@ const CLI = path.join(REPO, 'apps/cli/bin/filerunner.js');
 const RANGES = 4;
 
 const runs = Number(option('runs', '1'));
-const largeMib = option('large-mib', '1024');
+const largeMib = option('large-mib', '2048');
 const smallFiles = option('small-files', '10000');
 const smallKib = option('small-kib', '10');
+const only = option('only', 'cli,browser').split(',');
+const webDist = option('web-dist', '');
 const log = (message: string) => process.stderr.write(`bench/download: ${message}\n`);
 
 interface Seeded {
   apiKey: string;
-  large: { slug: string; tar: string; size: number };
-  many: { slug: string; tar: string; size: number };
+  recipient: { email: string; password: string };
+  large: SeededPackage;
+  many: SeededPackage;
 }
 
 interface Measured {
@@ -118,6 +129,11 @@ async function main(): Promise<void> {
     const seeded = JSON.parse(seed.stdout.trim().split('\n').at(-1)!) as Seeded;
     await run('sync', []);
 
+    const dist = webDist || path.join(workDir, 'web');
+    if (only.includes('browser') && !webDist) {
+      log(`building the web app into ${dist}`);
+      await buildWeb(dist);
+    }
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     server = await startServer(
@@ -147,6 +163,7 @@ async function main(): Promise<void> {
           PUBLIC_URL: origin,
           SEED_DEMO: 'false',
           LOG_LEVEL: 'warn',
+          ...(only.includes('browser') ? { WEB_DIST: dist } : {}),
         }),
       },
     );
@@ -189,10 +206,12 @@ async function main(): Promise<void> {
     };
 
     const report: Record<string, unknown> = {};
-    for (const [name, pkg, files] of [
-      ['large_file', seeded.large, 1],
-      ['many_files', seeded.many, Number(smallFiles)],
-    ] as const) {
+    for (const [name, pkg, files] of only.includes('cli')
+      ? ([
+          ['large_file', seeded.large, 1],
+          ['many_files', seeded.many, Number(smallFiles)],
+        ] as const)
+      : []) {
       const ways = { curl_4_ranges: curlRanges(pkg), filerunner_receive: receive(pkg) };
       const measured = new Map<string, Measured[]>(Object.keys(ways).map((w) => [w, []]));
       // One unmeasured pass of each, so no round pays for the first read from disk.
@@ -232,9 +251,21 @@ async function main(): Promise<void> {
       report[name] = entry;
       log(`${name}: ${JSON.stringify(entry)}`);
     }
+    if (only.includes('browser')) {
+      report.browser = await browserFigures({
+        origin,
+        parties: { server: pid, dataDir, sources: [path.join(dataDir, 'objects')] },
+        workDir,
+        recipient: seeded.recipient,
+        large: seeded.large,
+        many: seeded.many,
+        runs,
+        log,
+      });
+    }
     const output = {
       bench: 'download',
-      machine: { cpus: cpus().length, node: process.version },
+      machine: { cpus: cpus().length, node: process.version, load_average: loadavg() },
       runs,
       server_idle_rss_mib: hundredths(rssBefore / MiB),
       ...report,

@@ -59,24 +59,22 @@ export interface BenchBrowser {
 
 /**
  * Debian's Chromium, headless, with a user-data folder on disk (not an incognito context): the
- * origin-private file system is then real files on disk with a disk-sized quota, as a sender's
- * files are. The flags are the e2e harness's.
+ * origin-private file system is then real files on disk with a disk-sized quota, as a person's
+ * folders are. The flags are the e2e harness's. Its one page is blank; the page's complaints (a
+ * failed request, an exception) go to the bench's log.
  */
-export async function openBenchPage(userDataDir: string, origin: string): Promise<BenchBrowser> {
+export async function launchBenchBrowser(userDataDir: string): Promise<BenchBrowser> {
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());
-  // The page's own complaints (a failed request, an exception) go to the bench's log.
   page.on('console', (message) => {
     if (['error', 'warning'].includes(message.type()))
       process.stderr.write(`page: ${message.text()}\n`);
   });
   page.on('pageerror', (error) => process.stderr.write(`page: ${error.message}\n`));
-  await page.goto(origin);
-  await page.waitForFunction(() => (globalThis as { bench?: unknown }).bench !== undefined);
   const cdp = await context.newCDPSession(page);
   const heap = async ({ settle = false } = {}) => {
     if (settle) await cdp.send('HeapProfiler.collectGarbage');
@@ -87,6 +85,14 @@ export async function openBenchPage(userDataDir: string, origin: string): Promis
     return usage.usedSize + (usage.backingStorageSize ?? 0);
   };
   return { context, page, pid: await chromiumPid(), heap };
+}
+
+/** The bench browser on the upload bench's page (./page), once its functions are there. */
+export async function openBenchPage(userDataDir: string, origin: string): Promise<BenchBrowser> {
+  const browser = await launchBenchBrowser(userDataDir);
+  await browser.page.goto(origin);
+  await browser.page.waitForFunction(() => (globalThis as { bench?: unknown }).bench !== undefined);
+  return browser;
 }
 
 /** Calls one of the bench page's functions (see page/page.ts) with JSON arguments. */

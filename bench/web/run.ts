@@ -15,12 +15,9 @@
  * sent to a member (for the Inbox) and to an ad-hoc address (for the external link). Chromium is
  * Debian's (/usr/bin/chromium). Prints one JSON document on stdout; progress goes to stderr.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import lighthouse from 'lighthouse';
 import { chromium, type Browser } from 'playwright-core';
 import { packageRecipients } from '../../apps/server/src/db/schema';
@@ -36,11 +33,11 @@ import {
   tempDataParent,
 } from '../../apps/server/test/harness';
 import { embeddedServer } from '../embedded-server';
+import { buildWeb } from '../web-build';
 import { option } from '../options';
 import { signIn } from '../http-load';
 import { freePort, stopServer } from '../storage/processes';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** Some of the pages only (by their names in the output), e.g. while working on one. */
 const only = option('only', '').split(',').filter(Boolean);
 /** Where Lighthouse's full reports (JSON) are written, one per visit; none by default. */
@@ -49,19 +46,6 @@ const reportDir = option('reports', '');
 const loads = Number(option('loads', '5'));
 const CHROMIUM = '/usr/bin/chromium';
 const log = (message: string) => process.stderr.write(`bench/web: ${message}\n`);
-const run = promisify(execFile);
-
-/** A build of apps/web in `outDir`, as `npm run build` makes it (precompressed copies included). */
-async function buildWeb(outDir: string): Promise<void> {
-  log(`building the web app into ${outDir}`);
-  await run(
-    'npx',
-    ['vite', 'build', '--configLoader', 'runner', '--outDir', outDir, '--emptyOutDir'],
-    {
-      cwd: path.join(REPO, 'apps/web'),
-    },
-  );
-}
 
 /**
  * The scripts a page of the build loads at once (entry and module preloads), raw and as
@@ -241,7 +225,10 @@ async function longTasks(browser: Browser, url: string, cookie?: string) {
 async function main(): Promise<void> {
   const workDir = await tempDataParent('bench-web-');
   const dist = option('dist', '') || path.join(workDir, 'dist');
-  if (!option('dist', '')) await buildWeb(dist);
+  if (!option('dist', '')) {
+    log(`building the web app into ${dist}`);
+    await buildWeb(dist);
+  }
   const dataDir = path.join(workDir, 'data');
   log('seeding (embedded PostgreSQL)');
   const seeded = await seed(dataDir);
