@@ -1,16 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  apiLogin,
-  changeDemoSettings,
-  DEMO_PASSWORD,
-  inviteMember,
-  productOfFile,
-} from './harness';
+import { apiLogin, DEMO_PASSWORD, inviteMember, productOfFile } from './harness';
 import { expectAccessible } from './accessibility-checks';
-import { sendToPartnerWithPin } from './external-package';
-import { folderToPick, freshPage, logIn, see } from './pages';
-import { demoSender } from './sent-package';
+import { sendGradeNotesAndPartnerLink } from './external-package';
+import { folderToPick, freshPage, see, signedIn } from './pages';
+import { sendDemoPackage } from './sent-package';
 
 // axe-core's WCAG 2.0/2.1 A and AA rules on every screen of the product in Chromium, signed out,
 // as a recipient, a sender and an admin, and as an outsider on the external page: no serious or
@@ -27,44 +21,18 @@ let activationLink: string;
 
 beforeAll(async () => {
   const url = product.server.url;
-  await changeDemoSettings(url, { can_add_ad_hoc: true, pin_verification: 'adhoc' });
-  const files = [
-    { path: 'Grade/notes.txt', bytes: Buffer.from('Warmer in the second half.\n') },
-    { path: 'Grade/lut.cube', bytes: Buffer.alloc(40_000, 7) },
-  ];
-  await (
-    await demoSender(url, SENDER)
-  ).send({
-    recipients: [RECIPIENT],
-    name: 'Grade notes',
-    message: 'For the review',
-    files,
-  });
+  partnerLink = await sendGradeNotesAndPartnerLink(product);
   // A package in the sender's own inbox, so the sender has a download beside an upload.
-  await (
-    await demoSender(url, ADMIN)
-  ).send({
+  await sendDemoPackage(url, {
+    sender: ADMIN,
     recipients: [SENDER],
     name: 'Cut list',
     message: 'The cut for Friday',
     files: [{ path: 'cut.txt', bytes: Buffer.from('Reel 1, 2 and 4.\n') }],
   });
-  ({ link: partnerLink } = await sendToPartnerWithPin(
-    product.site,
-    product.server,
-    product.browser,
-    'Grade for review',
-  ));
   const admin = await apiLogin(url, ADMIN, DEMO_PASSWORD);
   ({ link: activationLink } = await inviteMember(product.site, admin, 'demo', { prefix: 'ally' }));
 });
-
-/** A signed-in page of `email`, on the screen the login leads to. */
-async function signedIn(email: string): Promise<Page> {
-  const page = await freshPage(product.browser);
-  await logIn(page, product.server.url, email, DEMO_PASSWORD);
-  return page;
-}
 
 /** Opens `path` and waits for `heading` (a level-1 heading's name) before axe looks. */
 async function visit(page: Page, path: string, heading: string | RegExp): Promise<void> {
@@ -105,7 +73,7 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
   });
 
   it('the debug pages: the list, latency, the file-name tester and the download tool', async () => {
-    const page = await signedIn(SENDER);
+    const page = await signedIn(product, SENDER);
     await visit(page, '/debug', 'Diagnostics');
     await expectAccessible(page, '/debug');
 
@@ -125,7 +93,7 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
   });
 
   it("the recipient's shell and Inbox, with a package open and its download in the panel", async () => {
-    const page = await signedIn(RECIPIENT);
+    const page = await signedIn(product, RECIPIENT);
     const detail = page.getByRole('region', { name: 'Package details' });
     await detail.getByRole('heading', { name: 'Grade notes' }).waitFor();
     await detail.getByText('Grade/notes.txt').waitFor();
@@ -148,7 +116,7 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
   });
 
   it("the sender's Share, the upload queue beside a download, Sent and Profile", async () => {
-    const page = await signedIn(SENDER);
+    const page = await signedIn(product, SENDER);
     await visit(page, '/share', 'Share');
     await page.getByRole('button', { name: 'Send Package' }).waitFor();
     await expectAccessible(page, 'Share, empty');
@@ -228,7 +196,7 @@ describe('accessibility of every screen (axe-core, WCAG 2.1 A and AA)', () => {
   });
 
   it("the admin's Users, Groups, Settings and Activity, with their dialogs", async () => {
-    const page = await signedIn(ADMIN);
+    const page = await signedIn(product, ADMIN);
     await visit(page, '/users', 'Users');
     await page
       .getByRole('cell', { name: /sender@example.com/ })

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, productOfFile } from './harness';
-import { freshPage, logIn } from './pages';
-import { answerPickerWith, readPicked } from './picked-folder';
-import { sendDemoPackage } from './sent-package';
+import { productOfFile } from './harness';
+import { signedIn } from './pages';
+import { answerPickerWith, readPicked, unpackAllInto } from './picked-folder';
+import { GRADE_NOTES, sendDemoPackage } from './sent-package';
 
 // The download queue in Chromium: a recipient's Download All and a file's download go through
 // the queue. Chromium can pick a folder, so optimised download is on: a file lands whole in the
@@ -20,21 +20,11 @@ const RITA = 'recipient@example.com';
 
 const product = productOfFile();
 let scratch: string;
-
-const files = [
-  { path: 'Grade/notes.txt', bytes: Buffer.from('Warmer in the second half.\n') },
-  { path: 'Grade/lut.cube', bytes: Buffer.alloc(40_000, 7) },
-];
+const { files } = GRADE_NOTES;
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'filerunner-download-queue-'));
-  await sendDemoPackage(product.server.url, {
-    sender: SENDER,
-    recipients: [RITA],
-    name: 'Grade notes',
-    message: 'For the review',
-    files,
-  });
+  await sendDemoPackage(product.server.url, { sender: SENDER, ...GRADE_NOTES });
 });
 
 afterAll(async () => {
@@ -43,8 +33,7 @@ afterAll(async () => {
 
 describe('the download queue', () => {
   it('lands a file in the picked folder and the package by the browser, both in the panel', async () => {
-    const page = await freshPage(product.browser);
-    await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
+    const page = await signedIn(product, RITA);
     await page.waitForURL((url) => url.pathname === '/inbox');
     const detail = page.getByRole('region', { name: 'Package details' });
     await detail.getByRole('heading', { name: 'Grade notes' }).waitFor();
@@ -95,29 +84,12 @@ describe('the download queue', () => {
   });
 
   it('unpacks Download All into a picked folder with the engine, every file as sent', async () => {
-    const page = await freshPage(product.browser);
-    await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
+    const page = await signedIn(product, RITA);
     await page.waitForURL((url) => url.pathname === '/inbox');
     const detail = page.getByRole('region', { name: 'Package details' });
     await detail.getByRole('heading', { name: 'Grade notes' }).waitFor();
-    // The folder picker answers a folder of the page's private file system (headless Chromium
-    // cannot answer the native picker; the interface is the same).
-    await page.evaluate(async () => {
-      const root = await navigator.storage.getDirectory();
-      const folder = await root.getDirectoryHandle('Deliveries', { create: true });
-      Object.assign(window, { showDirectoryPicker: async () => folder });
-    });
     // Optimised download is on by default here (Chromium can pick a folder).
-    await page.getByRole('button', { name: 'Download All' }).click();
-    await page.getByRole('menuitem', { name: 'Unpack into a folder' }).click();
-    const ring = page.getByRole('button', { name: /^Download queue:/ });
-    await expect
-      .poll(() => ring.getAttribute('aria-label'))
-      .toBe('Download queue: 1 download, 100%');
-    await ring.click();
-    const item = page
-      .getByRole('dialog', { name: 'Download queue' })
-      .getByRole('listitem', { name: 'Grade notes' });
+    const item = await unpackAllInto(page, 'Deliveries', 'Grade notes');
     expect(await item.getByTestId('upload-status').innerText()).toBe('Completed');
 
     // What landed in the folder, unpacked: the files as sent (and the package's hash list).

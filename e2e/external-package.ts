@@ -4,13 +4,16 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { Browser } from 'playwright-core';
 import {
+  changeDemoSettings,
   DEMO_PASSWORD,
   readMails,
   waitForMailLink,
+  type Product,
   type RunningServer,
   type Site,
 } from './harness';
 import { freshPage, logIn } from './pages';
+import { GRADE_NOTES, sendDemoPackage } from './sent-package';
 
 /** The outsider of the external page tests: an ad-hoc address with a mobile for the PIN. */
 export const PARTNER = 'partner@external.test';
@@ -104,4 +107,22 @@ export async function textedPin(site: Site, since: number): Promise<string> {
     .toBe(true);
   expect(body).toContain(`To: ${MOBILE}`);
   return /\b(\d{6})\b/.exec(body)![1]!;
+}
+
+/**
+ * What the screen-by-screen suites look at: the demo contract allowing ad-hoc recipients with a
+ * PIN, GRADE_NOTES sent by the demo sender, and 'Grade for review' sent to PARTNER with a PIN;
+ * answers the partner's mailed link.
+ */
+export async function sendGradeNotesAndPartnerLink(product: Product): Promise<string> {
+  const url = product.server.url;
+  await changeDemoSettings(url, { can_add_ad_hoc: true, pin_verification: 'adhoc' });
+  await sendDemoPackage(url, { sender: 'sender@example.com', ...GRADE_NOTES });
+  const { link } = await sendToPartnerWithPin(
+    product.site,
+    product.server,
+    product.browser,
+    'Grade for review',
+  );
+  return link;
 }

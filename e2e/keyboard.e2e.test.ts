@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { changeDemoSettings, DEMO_PASSWORD, productOfFile } from './harness';
+import { DEMO_PASSWORD, productOfFile } from './harness';
 import { expectKeyboardReachable, tabThrough } from './accessibility-checks';
-import { PARTNER, sendToPartnerWithPin } from './external-package';
-import { folderToPick, freshPage, logIn } from './pages';
-import { demoSender } from './sent-package';
+import { PARTNER, sendGradeNotesAndPartnerLink } from './external-package';
+import { folderToPick, freshPage, signedIn } from './pages';
 
 // The product with the keyboard alone, in Chromium: Tab reaches every control of each main
 // screen and each shows where the focus is; menus and dialogs open with Enter or Space, close
@@ -18,29 +17,8 @@ const product = productOfFile();
 let partnerLink: string;
 
 beforeAll(async () => {
-  const url = product.server.url;
-  await changeDemoSettings(url, { can_add_ad_hoc: true, pin_verification: 'adhoc' });
-  await (
-    await demoSender(url, SENDER)
-  ).send({
-    recipients: [RECIPIENT],
-    name: 'Grade notes',
-    message: 'For the review',
-    files: [{ path: 'Grade/notes.txt', bytes: Buffer.from('Warmer in the second half.\n') }],
-  });
-  ({ link: partnerLink } = await sendToPartnerWithPin(
-    product.site,
-    product.server,
-    product.browser,
-    'Grade for review',
-  ));
+  partnerLink = await sendGradeNotesAndPartnerLink(product);
 });
-
-async function signedIn(email: string): Promise<Page> {
-  const page = await freshPage(product.browser);
-  await logIn(page, product.server.url, email, DEMO_PASSWORD);
-  return page;
-}
 
 /** Whether `target` has the focus. */
 const focused = (target: Locator) => target.evaluate((el) => el === document.activeElement);
@@ -86,7 +64,7 @@ describe('the keyboard alone', () => {
     await expectTabbable(login, 'Login');
     await login.context().close();
 
-    const sender = await signedIn(SENDER);
+    const sender = await signedIn(product, SENDER);
     const screens: [string, string, Locator][] = [
       [
         '/sent',
@@ -109,7 +87,7 @@ describe('the keyboard alone', () => {
     }
     await sender.context().close();
 
-    const recipient = await signedIn(RECIPIENT);
+    const recipient = await signedIn(product, RECIPIENT);
     await recipient
       .getByRole('region', { name: 'Package details' })
       .getByRole('heading', { name: 'Grade notes' })
@@ -117,7 +95,7 @@ describe('the keyboard alone', () => {
     await expectTabbable(recipient, 'Inbox');
     await recipient.context().close();
 
-    const admin = await signedIn(ADMIN);
+    const admin = await signedIn(product, ADMIN);
     for (const [path, screen, ready] of [
       ['/users', 'Users', admin.getByRole('cell', { name: /sender@example.com/ }).first()],
       ['/users?tab=groups', 'Groups', admin.getByText('Partners').first()],
@@ -138,7 +116,7 @@ describe('the keyboard alone', () => {
   });
 
   it('opens menus and dialogs with Enter or Space, closes them with Escape, focus returning', async () => {
-    const admin = await signedIn(ADMIN);
+    const admin = await signedIn(product, ADMIN);
     await admin.goto(`${product.server.url}/users`);
     await admin
       .getByRole('cell', { name: /sender@example.com/ })

@@ -1,5 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { DEMO_PASSWORD, type Product } from './harness';
 
 /** A text input by its visible label, as a person finds it. */
 export const field = (page: Page, name: string) => page.getByRole('textbox', { name, exact: true });
@@ -45,6 +46,17 @@ export async function freshPage(browser: Browser): Promise<Page> {
   // well within the test's own timeout.
   context.setDefaultTimeout(15_000);
   return context.newPage();
+}
+
+/** A fresh page of the product's browser, logged in as `email`, on the screen the login leads to. */
+export async function signedIn(
+  product: Product,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<Page> {
+  const page = await freshPage(product.browser);
+  await logIn(page, product.server.url, email, password);
+  return page;
 }
 
 /** A 1x1 transparent PNG, for avatar and logo uploads. */

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 // A download folder "picked" in headless Chromium: the native picker cannot be answered there,
 // so `showDirectoryPicker` answers a folder of the origin-private file system instead, which is
@@ -28,6 +29,23 @@ export async function answerPickerWith(target: Page | BrowserContext, name: stri
       });
     }, name);
   }
+}
+
+/**
+ * Download All on the page's package, unpacked by the engine into the private folder `name` the
+ * picker answers. Waits until the download queue's ring counts `downloads` downloads, all done,
+ * then opens the queue and answers its item for the package `pkg`.
+ */
+export async function unpackAllInto(page: Page, name: string, pkg: string, downloads = 1) {
+  await answerPickerWith(page, name);
+  await page.getByRole('button', { name: 'Download All' }).click();
+  await page.getByRole('menuitem', { name: 'Unpack into a folder' }).click();
+  const ring = page.getByRole('button', { name: /^Download queue:/ });
+  await expect
+    .poll(() => ring.getAttribute('aria-label'))
+    .toBe(`Download queue: ${downloads} download${downloads === 1 ? '' : 's'}, 100%`);
+  await ring.click();
+  return page.getByRole('dialog', { name: 'Download queue' }).getByRole('listitem', { name: pkg });
 }
 
 /** The bytes of `path` inside the private folder `name`, or null when there is no such file. */

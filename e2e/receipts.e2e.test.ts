@@ -3,9 +3,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changeDemoSettings, DEMO_PASSWORD, productOfFile } from './harness';
+import { changeDemoSettings, productOfFile } from './harness';
 import { PARTNER, sendToPartnerWithPin, textCount, textedPin } from './external-package';
-import { freshPage, logIn, see } from './pages';
+import { freshPage, see, signedIn } from './pages';
+import { unpackAllInto } from './picked-folder';
 import { sendDemoPackage } from './sent-package';
 
 // Delivery receipts end to end in Chromium: a recipient downloads one file, then the whole
@@ -61,8 +62,7 @@ async function opensslVerifies(jws: string, pem: string): Promise<boolean> {
 describe('delivery receipts in the browser', () => {
   it("are asked by the engine after a folder download and shown in the sender's history", async () => {
     // The sender has the package open before anything is downloaded, and keeps it open.
-    const sender = await freshPage(product.browser);
-    await logIn(sender, product.server.url, SENDER, DEMO_PASSWORD);
+    const sender = await signedIn(product, SENDER);
     await sender.goto(`${product.server.url}/sent/${slug}`);
     const sent = sender.getByRole('region', { name: 'Package details' });
     await sent.getByRole('heading', { name: 'Conform pull' }).waitFor();
@@ -71,8 +71,7 @@ describe('delivery receipts in the browser', () => {
     // Marks this document: a reload would lose it.
     await sender.evaluate(() => Object.assign(window, { openedBeforeDownloads: true }));
 
-    const page = await freshPage(product.browser);
-    await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
+    const page = await signedIn(product, RITA);
     await page.goto(`${product.server.url}/inbox/${slug}`);
     const detail = page.getByRole('region', { name: 'Package details' });
     await detail.getByRole('heading', { name: 'Conform pull' }).waitFor();
@@ -92,24 +91,10 @@ describe('delivery receipts in the browser', () => {
       .poll(() => ring.getAttribute('aria-label'))
       .toBe('Download queue: 1 download, 100%');
 
-    // Then the whole package, unpacked into a folder of the page's private file system (headless
-    // Chromium cannot answer the native picker; the interface is the same).
-    await page.evaluate(async () => {
-      const root = await navigator.storage.getDirectory();
-      const folder = await root.getDirectoryHandle('Online', { create: true });
-      Object.assign(window, { showDirectoryPicker: async () => folder });
-    });
+    // Then the whole package, unpacked into a folder of the page's private file system.
     await page.keyboard.press('Alt+Shift+P');
     await page.getByText('Optimised Download has been enabled').waitFor();
-    await page.getByRole('button', { name: 'Download All' }).click();
-    await page.getByRole('menuitem', { name: 'Unpack into a folder' }).click();
-    await expect
-      .poll(() => ring.getAttribute('aria-label'))
-      .toBe('Download queue: 2 downloads, 100%');
-    await ring.click();
-    const item = page
-      .getByRole('dialog', { name: 'Download queue' })
-      .getByRole('listitem', { name: 'Conform pull' });
+    const item = await unpackAllInto(page, 'Online', 'Conform pull', 2);
     expect(await item.getByTestId('upload-status').innerText()).toBe('Completed');
     // The engine checked every file and the server signed a receipt of the delivery.
     await item.getByTestId('download-receipted').waitFor();
@@ -194,28 +179,13 @@ describe('delivery receipts in the browser', () => {
     await page.keyboard.press('Enter');
     await see(page, 'PIN verified: you can download the files now.');
 
-    await page.evaluate(async () => {
-      const root = await navigator.storage.getDirectory();
-      const folder = await root.getDirectoryHandle('Grade by link', { create: true });
-      Object.assign(window, { showDirectoryPicker: async () => folder });
-    });
-    await page.getByRole('button', { name: 'Download All' }).click();
-    await page.getByRole('menuitem', { name: 'Unpack into a folder' }).click();
-    const ring = page.getByRole('button', { name: /^Download queue:/ });
-    await expect
-      .poll(() => ring.getAttribute('aria-label'))
-      .toBe('Download queue: 1 download, 100%');
-    await ring.click();
-    const item = page
-      .getByRole('dialog', { name: 'Download queue' })
-      .getByRole('listitem', { name: 'Grade by link' });
+    const item = await unpackAllInto(page, 'Grade by link', 'Grade by link');
     await item.getByTestId('download-receipted').waitFor();
     await page.context().close();
 
     // The sender sees the link holder's download: every file, verified, with its receipt.
     const slug = new URL(link).pathname.split('/').at(-1)!;
-    const sender = await freshPage(product.browser);
-    await logIn(sender, product.server.url, SENDER, DEMO_PASSWORD);
+    const sender = await signedIn(product, SENDER);
     await sender.goto(`${product.server.url}/sent/${slug}`);
     const sent = sender.getByRole('region', { name: 'Package details' });
     await sent.getByRole('heading', { name: 'Grade by link' }).waitFor();

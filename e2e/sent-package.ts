@@ -33,6 +33,17 @@ export interface DemoPackage {
   files: PackageFile[];
 }
 
+/** The demo sender's notes to the demo recipient that several suites download or look at. */
+export const GRADE_NOTES = {
+  recipients: ['recipient@example.com'],
+  name: 'Grade notes',
+  message: 'For the review',
+  files: [
+    { path: 'Grade/notes.txt', bytes: Buffer.from('Warmer in the second half.\n') },
+    { path: 'Grade/lut.cube', bytes: Buffer.alloc(40_000, 7) },
+  ],
+} satisfies Omit<DemoPackage, 'sender'>;
+
 /**
  * A demo user (`sender`) sends `files` to demo users of the demo contract with the upload
  * engine, as the Share screen would; answers the package's slug.

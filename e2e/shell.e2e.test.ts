@@ -2,17 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
 import { addMember, apiLogin, DEMO_PASSWORD, productOfFile } from './harness';
-import { field, freshPage, location, logIn, see } from './pages';
+import { field, freshPage, location, logIn, see, signedIn } from './pages';
 
 // The shell around the screens, with the demo contract's admin, sender and receive-only users.
 
 const product = productOfFile();
-
-async function signedIn(email: string): Promise<Page> {
-  const page = await freshPage(product.browser);
-  await logIn(page, product.server.url, email, DEMO_PASSWORD);
-  return page;
-}
 
 /**
  * Clicks the help link named `name` inside `within` and answers the tab it opens, once that
@@ -82,7 +76,7 @@ describe('the shell', () => {
   });
 
   it('shows a receive-only user only what they may use', async () => {
-    const page = await signedIn('recipient@example.com');
+    const page = await signedIn(product, 'recipient@example.com');
     expect(location(page)).toBe('/inbox');
     await see(page, "You haven't received any packages yet...");
     await page.getByRole('link', { name: 'Inbox', exact: true }).waitFor();
@@ -98,7 +92,7 @@ describe('the shell', () => {
   });
 
   it('gives the project admin every screen, also under /branding', async () => {
-    const page = await signedIn('admin@example.com');
+    const page = await signedIn(product, 'admin@example.com');
     await page.getByRole('link', { name: 'Settings', exact: true }).waitFor();
     await expect
       .poll(() => sidebarLinks(page))
@@ -115,7 +109,7 @@ describe('the shell', () => {
   });
 
   it('lets a sender share but not administer', async () => {
-    const page = await signedIn('sender@example.com');
+    const page = await signedIn(product, 'sender@example.com');
     await page.getByRole('link', { name: 'Share', exact: true }).click();
     await page.waitForURL('**/share');
     await page.getByRole('link', { name: 'Inbox', exact: true }).waitFor();
@@ -123,14 +117,14 @@ describe('the shell', () => {
   });
 
   it('lists the permissions of each project on the profile', async () => {
-    const page = await signedIn('sender@example.com');
+    const page = await signedIn(product, 'sender@example.com');
     await page.goto(`${product.server.url}/profile/permissions`);
     const row = page.getByRole('row').filter({ hasText: 'Demo Contract' });
     await row.getByText('Send & Receive').waitFor();
   });
 
   it('asks before logging out, then forgets the session', async () => {
-    const page = await signedIn('sender@example.com');
+    const page = await signedIn(product, 'sender@example.com');
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('dialog').getByText('Are you sure you want to log out?').waitFor();
     // The app leaves for /login at once and ends the session in the background; wait for that.
@@ -179,7 +173,7 @@ describe('the shell', () => {
   });
 
   it('shows a banner while offline', async () => {
-    const page = await signedIn('sender@example.com');
+    const page = await signedIn(product, 'sender@example.com');
     await page.context().setOffline(true);
     await see(page, 'You are currently offline');
     await page.context().setOffline(false);
@@ -197,7 +191,7 @@ describe('the shell', () => {
   });
 
   it("opens the product's help from the sidebar, in a tab of its own", async () => {
-    const page = await signedIn('sender@example.com');
+    const page = await signedIn(product, 'sender@example.com');
     const help = await expectHelpPage(page.getByRole('navigation', { name: 'Main' }), 'Help');
     // It explains, with the product's own numbers, what a person asks about first.
     for (const topic of [
@@ -215,7 +209,7 @@ describe('the shell', () => {
   });
 
   it('collapses the sidebar to icons below 1280 px', async () => {
-    const page = await signedIn('admin@example.com');
+    const page = await signedIn(product, 'admin@example.com');
     await page.setViewportSize({ width: 1200, height: 800 });
     const inbox = page.getByRole('link', { name: 'Inbox', exact: true });
     await inbox.waitFor();

@@ -1,26 +1,16 @@
-import { spawn } from 'node:child_process';
 import { verify } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { insertGroup } from '../../server/src/modules/contracts/groups.repository';
-import {
-  caller,
-  contractFixture,
-  startTestServer,
-  type TestServer,
-} from '../../server/test/harness';
-import { everyKindOfFile, TestUploader, type TestFile } from '../../server/test/uploader';
+import type { TestServer } from '../../server/test/harness';
+import type { TestFile } from '../../server/test/uploader';
+import { filerunnerProcess, listeningServer, receivedPackage } from './cli-fixtures';
 
 // `filerunner receive` as a script runs it: the real bin in its own process, against a
 // listening server, a package the upload engine sent, unpacked into a folder and verified.
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
-
-const bin = fileURLToPath(new URL('../bin/filerunner.js', import.meta.url));
 
 let server: TestServer;
 let origin: string;
@@ -29,41 +19,9 @@ let slug: string;
 let files: TestFile[];
 let dataDir: string;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  // Grants name PUBLIC_URL, so the command's ranged GETs reach this server.
-  server = await startTestServer({ PUBLIC_URL: origin });
-  await server.app.listen({ host: '127.0.0.1', port });
-  const fx = await contractFixture(server);
-  await insertGroup(server.ctx.db, fx.contract.id, {
-    name: 'Crew',
-    members: [fx.sender.user.id, fx.receiver.user.id],
-  });
-  const sender = new TestUploader(server, origin, fx.sender.headers);
-  const { slabbed, all } = everyKindOfFile();
-  files = all;
-  const pkg = await sender.createOf(files, {
-    contract: fx.contract.slug,
-    name: 'Ep 104 conform',
-    recipients: [{ id: fx.receiver.user.id }],
-  });
-  await sender.send(files, { pkg }, { slabbed });
-  slug = pkg.slug;
-  const created = await caller(server)(fx.receiver).post('/api/api_keys/', { name: 'ingest' });
-  expect(created.statusCode, created.body).toBe(201);
-  apiKey = created.json().key;
+  ({ server, origin } = await listeningServer());
+  ({ slug, files, apiKey } = await receivedPackage(server, origin, { name: 'Ep 104 conform' }));
   dataDir = await mkdtemp(path.join(tmpdir(), 'fr-cli-receive-'));
 });
 afterAll(async () => {
@@ -72,22 +30,11 @@ afterAll(async () => {
 });
 
 function filerunner(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'receive', ...args], {
-    env: {
-      ...process.env,
-      FILERUNNER_URL: origin,
-      FILERUNNER_API_KEY: apiKey,
-      XDG_STATE_HOME: path.join(dataDir, 'state'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (code) => resolve({ code, stdout, stderr })),
-  );
+  return filerunnerProcess(['receive', ...args], {
+    FILERUNNER_URL: origin,
+    FILERUNNER_API_KEY: apiKey,
+    XDG_STATE_HOME: path.join(dataDir, 'state'),
+  }).done;
 }
 
 describe('filerunner receive', () => {

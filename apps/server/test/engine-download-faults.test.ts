@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -15,9 +14,16 @@ import {
   type DownloadEvent,
   type DownloadLedger,
 } from '@filerunner/transfer/node';
-import type { Metrics } from '../src/http/metrics';
+import {
+  downloadDescriptor,
+  downloadedBytes,
+  expectUnpackedIn,
+  keptBytesOf,
+  sentToReceiver,
+  tempFolders,
+} from './engine-fixtures';
 import { startTestServer, type TestServer } from './harness';
-import { everyKindOfFile, listeningSender, type TestFile } from './uploader';
+import type { TestFile } from './uploader';
 
 // The download engine through its Node entry against the real server whose answers fail, stall
 // and are cut mid-body by the store's own fault injection (STORE_FAULTS), which reaches the
@@ -39,88 +45,29 @@ function fastClock(): Clock {
   };
 }
 
-/** Bytes of downloads the server has sent so far, as its metrics count them. */
-async function bytesSent(metrics: Metrics): Promise<number> {
-  const counter = metrics.registry.getSingleMetric('filerunner_downloaded_bytes_total')!;
-  const { values } = await counter.get();
-  return values.reduce((sum, v) => sum + v.value, 0);
-}
-
 let server: TestServer;
-let origin: string;
 let files: TestFile[];
 let tarDescriptor: DownloadDescriptor;
 let fileDescriptor: DownloadDescriptor;
-const folders: string[] = [];
-
-/** A grant's URL on the listening server (the grant names PUBLIC_URL). */
-const onServer = (url: string) => {
-  const parsed = new URL(url);
-  return origin + parsed.pathname + parsed.search;
-};
+const folders = tempFolders('fr-download-faults-');
 
 beforeAll(async () => {
   server = await startTestServer();
-  const sending = await listeningSender(server, 'Download faults');
-  origin = sending.origin;
-  const { fx, sender } = sending;
-  const { slabbed, all } = everyKindOfFile();
-  files = all;
-  const pkg = await sender.createOf(files, {
-    contract: fx.contract.slug,
-    name: 'Faulty network',
-    recipients: [{ id: fx.receiver.user.id }],
-  });
-  await sender.send(files, { pkg }, { slabbed });
-
-  const tarGrant = await server.app.inject({
-    method: 'GET',
-    url: `/api/packages/${pkg.slug}/download/`,
-    headers: fx.receiver.headers,
-  });
-  expect(tarGrant.statusCode, tarGrant.body).toBe(200);
-  const tar = tarGrant.json();
-  tarDescriptor = {
-    downloadUrl: onServer(tar.download_url),
-    filename: tar.filename,
-    size: tar.size,
-    tar: { mtime: tar.mtime, files: tar.files },
-  };
+  const sent = await sentToReceiver(server, 'Faulty network');
+  files = sent.files;
+  const { origin, fx, pkg } = sent;
+  tarDescriptor = await downloadDescriptor(server, origin, fx.receiver, pkg.slug);
   // The segmented video: one file large enough for many ranges.
-  const fileGrant = await server.app.inject({
-    method: 'GET',
-    url: `/api/packages/${pkg.slug}/download/video/cut.mov`,
-    headers: fx.receiver.headers,
-  });
-  expect(fileGrant.statusCode, fileGrant.body).toBe(200);
-  const file = fileGrant.json();
-  fileDescriptor = {
-    downloadUrl: onServer(file.download_url),
-    filename: file.filename,
-    size: file.size,
-    xxh128: null,
-  };
+  fileDescriptor = await downloadDescriptor(server, origin, fx.receiver, pkg.slug, 'video/cut.mov');
 });
 afterAll(async () => {
   server?.storeFaults?.set(null);
   await server?.close();
-  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+  await folders.removeAll();
 });
 
-async function newFolder() {
-  const folder = await mkdtemp(path.join(tmpdir(), 'fr-download-faults-'));
-  folders.push(folder);
-  return folder;
-}
-
-async function expectPackageIn(folder: string) {
-  for (const file of files) {
-    const found = await readFile(path.join(folder, ...file.path.split('/')));
-    expect(found.equals(file.bytes), file.path).toBe(true);
-  }
-  const names = await readdir(folder, { recursive: true });
-  expect(names.filter((n) => n.endsWith('.filerunner-part'))).toEqual([]);
-}
+const newFolder = () => folders.make();
+const expectPackageIn = (folder: string) => expectUnpackedIn(folder, files);
 
 function download(
   descriptor: DownloadDescriptor,
@@ -187,7 +134,7 @@ describe('the download engine against injected store faults', () => {
   it('continues a download stopped while an answer stalls from what is on disk', async () => {
     const folder = await newFolder();
     const ledgerFile = `${folder}-ledger.json`;
-    folders.push(ledgerFile);
+    folders.track(ledgerFile);
     const ledger = new JsonFileResumeStore<DownloadLedger>(ledgerFile);
     const key = ledgerKeyOf(tarDescriptor, 'unpack');
     // One chunk for the whole tar: the server sends its first half, then nothing.
@@ -209,19 +156,13 @@ describe('the download engine against injected store faults', () => {
 
     const kept = (await ledger.get(key))!;
     const sizes = tarDescriptor.tar!.files.map((f) => f.size);
-    let keptBytes = 0;
-    for (const [index, target] of Object.entries(kept.targets)) {
-      if (target.done) keptBytes += sizes[Number(index)]!;
-      for (const [start, end] of target.ranges ?? []) keptBytes += end - start;
-    }
+    const keptBytes = keptBytesOf(kept, sizes);
     // The first half of the tar is its headers and the first files' bytes, all kept.
     expect(keptBytes).toBeGreaterThan(half - 20 * 512 * 2);
 
-    await server.ctx.pendingWork.settled();
-    const before = await bytesSent(server.ctx.metrics);
+    const before = await downloadedBytes(server);
     const outcome = await download(tarDescriptor, folder, { ledger, options: whole });
-    await server.ctx.pendingWork.settled();
-    const second = (await bytesSent(server.ctx.metrics)) - before;
+    const second = (await downloadedBytes(server)) - before;
 
     expect(outcome.failedFiles).toEqual([]);
     await expectPackageIn(folder);

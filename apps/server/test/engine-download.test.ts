@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,8 +17,15 @@ import {
   type DownloadEvent,
   type HttpClient,
 } from '@filerunner/transfer/node';
+import {
+  downloadDescriptor,
+  expectUnpackedIn,
+  keptBytesOf,
+  sentToReceiver,
+  tempFolders,
+} from './engine-fixtures';
 import { startTestServer, type TestServer } from './harness';
-import { everyKindOfFile, listeningSender, type TestFile } from './uploader';
+import { everyKindOfFile, type TestFile } from './uploader';
 
 // The download engine through its Node entry against the real server and the embedded store:
 // files unpacked into a folder on disk, byte for byte, checked against the hashes the upload
@@ -83,58 +89,26 @@ const quickClock: Clock = {
 let server: TestServer;
 let files: TestFile[];
 let descriptor: DownloadDescriptor;
-const folders: string[] = [];
+const folders = tempFolders('fr-download-');
 
 beforeAll(async () => {
   server = await startTestServer();
-  const { origin, fx, sender } = await listeningSender(server, 'Download engine');
   const { slabbed, all } = everyKindOfFile();
   // Deep and long, beside the Unicode, empty, slab-packed and segmented ones.
-  files = [
-    ...all,
-    { path: `a/b/c/d/e/${'long-name-'.repeat(12)}.txt`, bytes: Buffer.from('deep') },
-  ];
-  const pkg = await sender.createOf(files, {
-    contract: fx.contract.slug,
-    name: 'Download engine',
-    recipients: [{ id: fx.receiver.user.id }],
+  const sent = await sentToReceiver(server, 'Download engine', {
+    slabbed,
+    all: [...all, { path: `a/b/c/d/e/${'long-name-'.repeat(12)}.txt`, bytes: Buffer.from('deep') }],
   });
-  await sender.send(files, { pkg }, { slabbed });
-  const response = await server.app.inject({
-    method: 'GET',
-    url: `/api/packages/${pkg.slug}/download/`,
-    headers: fx.receiver.headers,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  const grant = response.json();
-  const url = new URL(grant.download_url as string);
-  descriptor = {
-    downloadUrl: origin + url.pathname + url.search,
-    filename: grant.filename,
-    size: grant.size,
-    tar: { mtime: grant.mtime, files: grant.files },
-  };
+  files = sent.files;
+  descriptor = await downloadDescriptor(server, sent.origin, sent.fx.receiver, sent.pkg.slug);
 });
 afterAll(async () => {
   await server?.close();
-  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+  await folders.removeAll();
 });
 
-async function newFolder() {
-  const folder = await mkdtemp(path.join(tmpdir(), 'fr-download-'));
-  folders.push(folder);
-  return folder;
-}
-
-async function expectFilesIn(folder: string) {
-  for (const file of files) {
-    const found = await readFile(path.join(folder, ...file.path.split('/')));
-    expect(found.equals(file.bytes), file.path).toBe(true);
-  }
-  // Nothing else: no part file left behind.
-  const names = await readdir(folder, { recursive: true });
-  expect(names.filter((n) => n.endsWith('.filerunner-part'))).toEqual([]);
-}
+const newFolder = () => folders.make();
+const expectFilesIn = (folder: string) => expectUnpackedIn(folder, files);
 
 function download(folder: string, more: Partial<Parameters<typeof runDownload>[0]> = {}) {
   return runDownload({
@@ -182,7 +156,7 @@ describe('runDownload into a folder, from the real server', () => {
   it('resumes a download stopped half-way, fetching only the rest', async () => {
     const folder = await newFolder();
     const ledgerFile = path.join(folder, '..', `${path.basename(folder)}-ledger.json`);
-    folders.push(ledgerFile);
+    folders.track(ledgerFile);
     const ledger = new JsonFileResumeStore<DownloadLedger>(ledgerFile);
     const stop = new AbortController();
     const firstRun = download(folder, {
@@ -195,11 +169,7 @@ describe('runDownload into a folder, from the real server', () => {
 
     const kept = await ledger.get(ledgerKeyOf(descriptor, 'unpack'));
     const sizes = descriptor.tar!.files.map((f) => f.size);
-    let keptBytes = 0;
-    for (const [index, target] of Object.entries(kept!.targets)) {
-      if (target.done) keptBytes += sizes[Number(index)]!;
-      for (const [start, end] of target.ranges ?? []) keptBytes += end - start;
-    }
+    const keptBytes = keptBytesOf(kept!, sizes);
     const total = sizes.reduce((a, b) => a + b, 0);
     expect(keptBytes).toBeGreaterThan(total / 2);
 

@@ -1,11 +1,20 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { createXXHash128, xxhash128 } from 'hash-wasm';
-import type { ByteSource, Clock, HttpClient } from '@filerunner/transfer/node';
+import { expect } from 'vitest';
+import type {
+  ByteSource,
+  Clock,
+  DownloadDescriptor,
+  DownloadLedger,
+  HttpClient,
+} from '@filerunner/transfer/node';
 import { packageFiles, packages } from '../src/db/schema';
 import type { TestServer } from './harness';
+import { everyKindOfFile, listeningSender, type TestFile } from './uploader';
 
 const MiB = 1024 * 1024;
 
@@ -169,4 +178,103 @@ export function fastClock(): Clock {
       signal?.throwIfAborted();
     },
   };
+}
+
+/**
+ * A package the upload engine sent to the receiver of a fresh contract fixture on the listening
+ * test server: every kind of file (see everyKindOfFile) unless `files` names others.
+ */
+export async function sentToReceiver(
+  server: TestServer,
+  name: string,
+  files?: { all: TestFile[]; slabbed: TestFile[] },
+) {
+  const sending = await listeningSender(server, name);
+  const { slabbed, all } = files ?? everyKindOfFile();
+  const pkg = await sending.sender.createOf(all, {
+    contract: sending.fx.contract.slug,
+    name,
+    recipients: [{ id: sending.fx.receiver.user.id }],
+  });
+  await sending.sender.send(all, { pkg }, { slabbed });
+  return { ...sending, pkg, files: all };
+}
+
+/**
+ * The download engine's descriptor of a grant the receiver asked for: the package's tar, or with
+ * `file` that one file (its grant carries no hash). The grant names PUBLIC_URL; the descriptor
+ * points at the listening server at `origin` instead.
+ */
+export async function downloadDescriptor(
+  server: TestServer,
+  origin: string,
+  receiver: { headers: Record<string, string> },
+  slug: string,
+  file?: string,
+): Promise<DownloadDescriptor> {
+  const response = await server.app.inject({
+    method: 'GET',
+    url: `/api/packages/${slug}/download/${file ?? ''}`,
+    headers: receiver.headers,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const grant = response.json();
+  const url = new URL(grant.download_url as string);
+  const common = {
+    downloadUrl: origin + url.pathname + url.search,
+    filename: grant.filename,
+    size: grant.size,
+  };
+  return file
+    ? { ...common, xxh128: null }
+    : { ...common, tar: { mtime: grant.mtime, files: grant.files } };
+}
+
+/** Temporary folders for a test file's downloads; `removeAll` (after the tests) removes them. */
+export function tempFolders(prefix: string) {
+  const made: string[] = [];
+  return {
+    async make() {
+      const folder = await mkdtemp(path.join(tmpdir(), prefix));
+      made.push(folder);
+      return folder;
+    },
+    /** Also removes `file` (a ledger beside a folder) at the end. */
+    track(file: string) {
+      made.push(file);
+    },
+    async removeAll() {
+      for (const folder of made) await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every file unpacked into `folder` byte for byte, and no part file left behind. */
+export async function expectUnpackedIn(folder: string, files: readonly TestFile[]) {
+  for (const file of files) {
+    const found = await readFile(path.join(folder, ...file.path.split('/')));
+    expect(found.equals(file.bytes), file.path).toBe(true);
+  }
+  const names = await readdir(folder, { recursive: true });
+  expect(names.filter((n) => n.endsWith('.filerunner-part'))).toEqual([]);
+}
+
+/**
+ * The files' bytes an unfinished download's ledger says are on disk: the whole of each member
+ * done, and the ranges of those begun. `sizes` are the tar's members in order.
+ */
+export function keptBytesOf(ledger: DownloadLedger, sizes: readonly number[]): number {
+  let kept = 0;
+  for (const [index, target] of Object.entries(ledger.targets)) {
+    if (target.done) kept += sizes[Number(index)] ?? 0;
+    for (const [start, end] of target.ranges ?? []) kept += end - start;
+  }
+  return kept;
+}
+
+/** Bytes of downloads the server has sent so far, as its metrics count them once recorded. */
+export async function downloadedBytes(server: TestServer): Promise<number> {
+  await server.ctx.pendingWork.settled();
+  const counter = server.ctx.metrics.registry.getSingleMetric('filerunner_downloaded_bytes_total')!;
+  return (await counter.get()).values.reduce((sum, v) => sum + v.value, 0);
 }
