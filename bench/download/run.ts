@@ -10,14 +10,17 @@
  *
  *   node --import tsx bench/download/run.ts [--runs 1] [--large-mib 2048]
  *                                          [--small-files 10000] [--small-kib 10]
- *                                          [--only cli,browser] [--web-dist DIR]
+ *                                          [--only cli,browser] [--web-dist DIR] [--data-dir DIR]
  *
  * The browser part builds apps/web into a temporary folder for the server to serve, unless
- * `--web-dist` names a build to use.
+ * `--web-dist` names a build to use. `--data-dir` keeps the seeded data there and reuses it on
+ * the next run (so two versions of the code are measured on the same packages); without it, a
+ * temporary folder is seeded and removed.
  *
  * Prints one JSON document on stdout; progress goes to stderr.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +51,7 @@ const smallFiles = option('small-files', '10000');
 const smallKib = option('small-kib', '10');
 const only = option('only', 'cli,browser').split(',');
 const webDist = option('web-dist', '');
+const keptDataDir = option('data-dir', '');
 const log = (message: string) => process.stderr.write(`bench/download: ${message}\n`);
 
 interface Seeded {
@@ -107,27 +111,36 @@ async function measure(pid: number, transfer: () => Promise<number>): Promise<Me
 }
 
 async function main(): Promise<void> {
-  const workDir = await tempDataParent('bench-download-');
+  const workDir = keptDataDir || (await tempDataParent('bench-download-'));
   const dataDir = path.join(workDir, 'data');
   const outDir = path.join(workDir, 'out');
+  const seededFile = path.join(workDir, 'seeded.json');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    log(`seeding: one ${largeMib} MiB file, and ${smallFiles} × ${smallKib} KiB`);
-    const seed = await run(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(REPO, 'bench/download/seed.ts'),
-        dataDir,
-        largeMib,
-        smallFiles,
-        smallKib,
-      ],
-      { cwd: REPO, env: serverEnv({}), maxBuffer: 16 * MiB },
-    );
-    const seeded = JSON.parse(seed.stdout.trim().split('\n').at(-1)!) as Seeded;
-    await run('sync', []);
+    let seeded: Seeded;
+    if (keptDataDir && existsSync(seededFile)) {
+      log(`reusing the data seeded in ${workDir}`);
+      seeded = JSON.parse(await readFile(seededFile, 'utf8')) as Seeded;
+    } else {
+      log(`seeding: one ${largeMib} MiB file, and ${smallFiles} × ${smallKib} KiB`);
+      await mkdir(workDir, { recursive: true });
+      const seed = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          path.join(REPO, 'bench/download/seed.ts'),
+          dataDir,
+          largeMib,
+          smallFiles,
+          smallKib,
+        ],
+        { cwd: REPO, env: serverEnv({}), maxBuffer: 16 * MiB },
+      );
+      seeded = JSON.parse(seed.stdout.trim().split('\n').at(-1)!) as Seeded;
+      await writeFile(seededFile, JSON.stringify(seeded));
+      await run('sync', []);
+    }
 
     const dist = webDist || path.join(workDir, 'web');
     if (only.includes('browser') && !webDist) {
@@ -273,7 +286,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
   } finally {
     if (server) await stopServer(server);
-    await rm(workDir, { recursive: true, force: true });
+    // A kept data directory stays for the next run; only what the transfers wrote goes.
+    await rm(keptDataDir ? outDir : workDir, { recursive: true, force: true });
+    if (keptDataDir) await rm(path.join(workDir, 'state'), { recursive: true, force: true });
   }
 }
 

@@ -24,6 +24,7 @@ import {
   sentToReceiver,
   tempFolders,
 } from './engine-fixtures';
+import { objectOffsetOf, planDownload } from '@filerunner/transfer';
 import { startTestServer, type TestServer } from './harness';
 import { everyKindOfFile, type TestFile } from './uploader';
 
@@ -75,6 +76,31 @@ function cutAfter(stream: ReadableStream<Uint8Array>, limit: number): ReadableSt
     },
     cancel: (reason) => reader.cancel(reason),
   });
+}
+
+/** Flips one byte of the object, at `offset`, in whichever answer carries it. */
+function tamperedHttp(inner: HttpClient, offset: number): HttpClient {
+  return {
+    async request(request) {
+      const response = await inner.request(request);
+      if (request.method !== 'GET' || !response.body) return response;
+      const [, first] = /(\d+)-(\d+)\//.exec(response.header('content-range')!)!;
+      let at = Number(first);
+      const flipped = response.body().pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(bytes, controller) {
+            if (offset >= at && offset < at + bytes.length) {
+              bytes = Uint8Array.from(bytes);
+              bytes[offset - at]! ^= 0xff;
+            }
+            at += bytes.length;
+            controller.enqueue(bytes);
+          },
+        }),
+      );
+      return { ...response, body: () => flipped };
+    },
+  };
 }
 
 /**
@@ -142,6 +168,26 @@ describe('runDownload into a folder, from the real server', () => {
     expect(counts.cut).toBeGreaterThan(2);
     const retried = events.filter((e) => e.type === 'chunk-retried');
     expect(retried.length).toBe(counts.failed + counts.cut);
+  });
+
+  it('names a file whose bytes were changed on the way, hashed as they were written', async () => {
+    // The largest file: written by several chunks at once, so its bytes land out of order.
+    const members = descriptor.tar!.files;
+    const largest = members.reduce((a, b) => (b.size > a.size ? b : a));
+    expect(largest.size).toBeGreaterThan(4 * 16 * 1024);
+    const start = objectOffsetOf(planDownload(descriptor, 'unpack'), members.indexOf(largest));
+    const folder = await newFolder();
+    const outcome = await download(folder, {
+      http: tamperedHttp(new FetchHttpClient(), start + largest.size - 100),
+    });
+    expect(outcome.failedFiles).toEqual([
+      { path: largest.path, kind: 'verification', message: expect.stringContaining(largest.path) },
+    ]);
+    expect(checkedAll(outcome)).toBe(files.length + 1);
+    // The changed file is not left under its name; the others are whole.
+    const names = await readdir(folder, { recursive: true });
+    expect(names).not.toContain(largest.path);
+    expect(names.filter((n) => n.endsWith('.filerunner-part'))).toEqual([]);
   });
 
   it('keeps the .tar whole in tar mode, members checked inside it', async () => {

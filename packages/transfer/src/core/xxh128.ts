@@ -19,3 +19,17 @@ export async function withXxh128<T>(use: (hasher: IHasher) => T | Promise<T>): P
     idleHashers.push(hasher);
   }
 }
+
+/**
+ * An xxh128 hasher, made ready for a new file, kept by the caller across awaits (a file hashed
+ * as its bytes are written); `giveBackXxh128` keeps it for the next file once its digest is taken.
+ */
+export async function borrowXxh128(): Promise<IHasher> {
+  const hasher = idleHashers.pop() ?? (await createXXHash128());
+  hasher.init();
+  return hasher;
+}
+
+export function giveBackXxh128(hasher: IHasher): void {
+  idleHashers.push(hasher);
+}

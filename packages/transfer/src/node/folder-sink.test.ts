@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { xxhash128 } from 'hash-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FolderSink, PART_SUFFIX, sinkErrorOf } from './folder-sink';
 
@@ -59,6 +60,55 @@ describe('FolderSink', () => {
     await again.write(1, 2, bytes('BB'));
     await again.close(1);
     expect(readFileSync(path.join(folder, 'b.bin'), 'utf8')).toBe('bbBB');
+  });
+
+  it('hashes a file as it is written, bytes out of order included', async () => {
+    const folder = newFolder();
+    const sink = new FolderSink(folder, 'unpack');
+    const content = bytes('the quick brown fox jumps over the lazy dog');
+    await sink.open([
+      { index: 0, path: 'fox.txt', size: content.length },
+      { index: 1, path: 'whole.txt', size: content.length },
+    ]);
+    // Ahead of the prefix first, then the gap before it, then the end.
+    await sink.write(0, 20, content.slice(20, 30));
+    await sink.write(0, 0, content.slice(0, 20));
+    await sink.write(0, 30, content.slice(30));
+    await sink.close(0);
+    // In one write, as most small files arrive.
+    await sink.write(1, 0, content);
+    await sink.close(1);
+    const expected = await xxhash128(content);
+    expect(await sink.writtenXxh128(0)).toBe(expected);
+    expect(await sink.writtenXxh128(1)).toBe(expected);
+    expect(readFileSync(path.join(folder, 'whole.txt'), 'utf8')).toBe(
+      'the quick brown fox jumps over the lazy dog',
+    );
+  });
+
+  it("takes a resumed part file's earlier bytes from disk into its hash", async () => {
+    const folder = newFolder();
+    const targets = [{ index: 0, path: 'a.bin', size: 8 }];
+    const first = new FolderSink(folder, 'unpack');
+    await first.open(targets);
+    await first.write(0, 0, bytes('abcd'));
+    await first.dispose();
+
+    const again = new FolderSink(folder, 'unpack');
+    expect([...(await again.open(targets)).resumable]).toEqual([0]);
+    again.resumed(0, [[0, 4]]);
+    await again.write(0, 4, bytes('efgh'));
+    await again.close(0);
+    expect(await again.writtenXxh128(0)).toBe(await xxhash128(bytes('abcdefgh')));
+
+    // A part file changed between the runs hashes as what is on disk, not what was sent.
+    const third = new FolderSink(folder, 'unpack');
+    await third.open([{ index: 0, path: 'b.bin', size: 8 }]);
+    writeFileSync(path.join(folder, 'b.bin' + PART_SUFFIX), 'abXd');
+    third.resumed(0, [[0, 4]]);
+    await third.write(0, 4, bytes('efgh'));
+    await third.close(0);
+    expect(await third.writtenXxh128(0)).toBe(await xxhash128(bytes('abXdefgh')));
   });
 
   it('fails a name the disk cannot hold, and only that file', async () => {

@@ -2,6 +2,7 @@ import type { TarMember } from '@filerunner/protocol';
 import type { Clock, FileHasher, HttpClient, ResumeStore } from '../ports';
 import type { DownloadEvent } from './events';
 import type { DownloadLedger } from './ledger';
+import type { ByteRange } from './ranges';
 
 /*
  * What the download engine needs from the platform, beside the HTTP port (whose responses must
@@ -63,6 +64,17 @@ export interface DownloadSink {
   close(index: number): Promise<void>;
   /** The finished target's bytes (for the hash check), read lazily. */
   read(index: number): Promise<Blob>;
+  /**
+   * A sink that hashes an unpacked file as its bytes are written answers the closed target's
+   * xxh128 here, so the check need not read the file again; null when it could not take all of
+   * them (the check then reads the file). Without this, every check reads the file.
+   */
+  writtenXxh128?(index: number): Promise<string | null>;
+  /**
+   * The ranges of target `index` an earlier run wrote (the ledger's), told after `open` to a
+   * sink that hashes as it writes, so it takes those bytes from the file once.
+   */
+  resumed?(index: number, ranges: readonly ByteRange[]): void;
   /**
    * True when bytes a `write` has resolved for survive a crash before `close` (positional writes
    * to a file on disk); false when they appear only once the target is closed (a browser's

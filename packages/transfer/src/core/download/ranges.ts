@@ -59,6 +59,15 @@ export class RangeSet {
     return gaps.filter(([start, end]) => end > start);
   }
 
+  /** Where the written run holding byte `at` ends; `at` itself when that byte is not written. */
+  endOfRunAt(at: number): number {
+    for (const [start, end] of this.ranges) {
+      if (start > at) break;
+      if (end > at) return end;
+    }
+    return at;
+  }
+
   toJSON(): ByteRange[] {
     return this.ranges.map(([start, end]) => [start, end] as const);
   }

@@ -177,6 +177,7 @@ class DownloadRun {
         const ranges = new RangeSet(entry.ranges);
         this.written.set(index, ranges);
         this.resumedBytes += ranges.size;
+        this.sink.resumed?.(index, entry.ranges);
       }
     }
     // Empty files were created by `open` and receive no write: they are done as they are.
@@ -362,6 +363,8 @@ class DownloadRun {
           () => this.sink.read(index),
           this.job.hasher,
           this.ended.signal,
+          // A hash taken as the target was written is the whole target's: an unpacked file's.
+          this.sink.mode === 'unpack' ? this.sink.writtenXxh128?.bind(this.sink, index) : undefined,
         );
         if (result === 'mismatch') {
           mismatched = true;

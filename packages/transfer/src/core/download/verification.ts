@@ -40,17 +40,23 @@ export function checksOf(
 
 export type CheckResult = 'verified' | 'unverified' | 'mismatch';
 
-/** Hashes the checked bytes (read lazily from the sink's Blob) and compares. */
+/**
+ * Compares the checked bytes' hash with the sender's: the one the sink took as it wrote them
+ * (`written`, when it has it), else hashed from the bytes read lazily from the sink's Blob.
+ */
 export async function runCheck(
   check: FileCheck,
   bytes: () => Promise<Blob>,
   hasher: FileHasher | undefined,
   signal: AbortSignal,
+  written?: () => Promise<string | null>,
 ): Promise<CheckResult> {
   if (check.expected === null) return 'unverified';
   const size = check.end - check.start;
   if (size === 0) return check.expected === EMPTY_XXH128 ? 'verified' : 'mismatch';
   if (!hasher) return 'unverified';
+  const taken = await written?.();
+  if (taken) return taken === check.expected ? 'verified' : 'mismatch';
   const blob = await bytes();
   const source: ByteSource = {
     path: check.path,
