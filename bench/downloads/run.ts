@@ -9,9 +9,11 @@
  *   node --import tsx bench/downloads/run.ts [--runs 3] [--big-files 8] [--big-mib 128]
  *                                            [--small-files 10000] [--small-kib 10]
  *                                            [--data-dir DIR] [--only big,many,file]
+ *                                            [--cpu-prof DIR]
  *
  * `--data-dir` keeps the seeded data there and reuses it on the next run (so two versions of the
- * server are measured on the same objects); `--only` measures some cases. With
+ * server are measured on the same objects); `--only` measures some cases; `--cpu-prof` writes the server's
+ * CPU profile (node --cpu-prof, one .cpuprofile when it stops) into that directory. With
  * STORAGE_DRIVER=swift and SWIFT_AUTH_URL, SWIFT_USER, SWIFT_KEY (scripts/swift-saio.sh prints
  * them) the objects live on that Swift, and each tar is set beside a `swift download` of the same
  * objects (10 at a time, its default) into a memory file system.
@@ -53,6 +55,7 @@ const smallFiles = option('small-files', '10000');
 const smallKib = option('small-kib', '10');
 const keptDataDir = option('data-dir', '');
 const only = new Set(option('only', 'big,many,file').split(','));
+const cpuProfDir = option('cpu-prof', '');
 const swift = process.env.STORAGE_DRIVER === 'swift' ? swiftEnvironment() : null;
 if (process.env.STORAGE_DRIVER === 'swift' && !swift) {
   throw new Error('STORAGE_DRIVER=swift needs SWIFT_AUTH_URL, SWIFT_USER and SWIFT_KEY');
@@ -210,7 +213,12 @@ async function main(): Promise<void> {
     const origin = `http://127.0.0.1:${port}`;
     server = await startServer(
       process.execPath,
-      ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')],
+      [
+        ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProfDir)] : []),
+        '--import',
+        'tsx',
+        path.join(REPO, 'apps/server/src/main.ts'),
+      ],
       async () => (await fetch(`${origin}/healthcheck`)).ok,
       {
         cwd: path.join(REPO, 'apps/server'),

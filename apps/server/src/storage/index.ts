@@ -1,4 +1,5 @@
 export * from './storage-driver';
+export { PlacedReadError, readPlaced, shortRead, type PlacedRead } from './placed-reads';
 export {
   createStorageDriver,
   embeddedStoreRoot,

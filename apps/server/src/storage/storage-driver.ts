@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { PlacedRead } from './placed-reads';
 
 /**
  * Where an object lives: a container and the object's key inside it. Keys may contain '/'
@@ -219,6 +220,11 @@ export interface StorageDriver {
    * than asked when the object ends first.
    */
   readBytes(location: ObjectLocation, range: ByteRange, options?: ReadOptions): Promise<Uint8Array>;
+  /**
+   * Many small ranges read whole into one buffer at their places, in one go where the store can
+   * (see `readPlaced`, which callers use: it falls back to `readBytes` for a store without it).
+   */
+  readBytesInto?(target: ArrayBuffer, reads: readonly PlacedRead[]): Promise<ArrayBuffer>;
   /**
    * Every object whose key starts with the prefix, in pages as storage answers them. Swift's
    * listings follow writes by moments (container updates are asynchronous): an object written

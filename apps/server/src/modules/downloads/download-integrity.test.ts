@@ -95,6 +95,37 @@ describe('a stored file changed since sending', () => {
     expect(loggedChange('b/shorter.bin')).toBe(true);
   });
 
+  it('names the changed file among the small files read together, and serves ranges beside it', async () => {
+    const pkg = await sentPackage(
+      ['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'].map((path, i) => ({
+        path,
+        bytes: randomBytes(700 + 200 * i),
+      })),
+    );
+    const url = await grantPath(pkg.slug);
+    const before = (await server.app.inject({ method: 'GET', url })).rawPayload;
+    // Same length, other bytes, in the middle of what the server reads as one piece.
+    await replaceObject(pkg, 'c.txt', randomBytes(1100));
+    const whole = await server.app.inject({ method: 'GET', url });
+    expect(whole.statusCode).toBe(409);
+    expect(whole.json().detail).toContain('c.txt');
+    // From inside a.txt's header to the end of b.txt's padding: c.txt's bytes are not in it.
+    const beside = await server.app.inject({
+      method: 'GET',
+      url,
+      headers: { range: 'bytes=100-2999' },
+    });
+    expect(beside.statusCode).toBe(206);
+    expect(beside.rawPayload.equals(before.subarray(100, 3000))).toBe(true);
+    const across = await server.app.inject({
+      method: 'GET',
+      url,
+      headers: { range: 'bytes=2000-3600' },
+    });
+    expect(across.statusCode).toBe(409);
+    expect(across.json().detail).toContain('c.txt');
+  });
+
   it('cuts the tar when the changed file comes after bytes already sent, and logs which', async () => {
     const large = randomBytes(3 << 20);
     const pkg = await sentPackage([

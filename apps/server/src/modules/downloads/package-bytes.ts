@@ -5,8 +5,12 @@ import type { TarMember } from '@filerunner/protocol';
 import type { FileRow, PackageRow } from '../../db/rows';
 import { ApiError } from '../../http/errors';
 import {
+  PlacedReadError,
+  readPlaced,
+  shortRead,
   StorageError,
   type ByteRange,
+  type PlacedRead,
   type ObjectLocation,
   type StorageDriver,
 } from '../../storage';
@@ -153,42 +157,89 @@ export interface BodyStream {
   bytesOut(): number;
 }
 
-/** Small object parts are read at most this many parts ahead of the consumer, concurrently… */
-const READ_AHEAD_PARTS = 32;
-/** …and at most this many bytes: with the batch being filled, a response's memory is bounded. */
-const READ_AHEAD_BYTES = 2 * 1024 * 1024;
-/** Parts up to this size are read ahead whole; a larger one is streamed when reached. */
-const READ_AHEAD_MAX_BYTES = 256 * 1024;
 /**
- * Small pieces (tar headers, small files) go out together in writes of about this size: one
- * socket write per megabyte instead of two per file.
+ * Small pieces (tar headers, small files) go out assembled in pieces of about this size: the
+ * store reads a piece's files into one buffer with the headers already in place (on the embedded
+ * store, one message to a worker and back), then it is one socket write.
  */
-const COALESCE_BYTES = 1024 * 1024;
+const PIECE_BYTES = 1024 * 1024;
+/** A response reads at most about this many bytes ahead of the consumer: memory is bounded. */
+const READ_AHEAD_BYTES = 3 * PIECE_BYTES;
+/** Parts up to this size are read into a piece; a larger one is streamed when reached. */
+const READ_AHEAD_MAX_BYTES = 256 * 1024;
 
-/** Reads a whole (small) part in one call to storage, checking it has every byte. */
-async function readWhole(storage: StorageDriver, part: FileSlice): Promise<Uint8Array> {
-  const bytes = await storage.readBytes(
-    part.location,
-    part.range,
-    part.etag ? { ifMatch: part.etag } : {},
-  );
-  if (bytes.byteLength !== part.range.length) throw shortRead(bytes.byteLength, part.range.length);
-  return bytes;
+/** What goes out next: an assembled piece being read, literal bytes as they are, or a large slice. */
+type Piece =
+  | {
+      readonly kind: 'placed';
+      readonly size: number;
+      readonly slices: readonly FileSlice[];
+      readonly filled: Promise<ArrayBuffer>;
+    }
+  | { readonly kind: 'bytes'; readonly data: Uint8Array }
+  | { readonly kind: 'stream'; readonly part: FileSlice };
+
+const partSize = (part: BodyPart) =>
+  part.kind === 'bytes' ? part.data.byteLength : part.range.length;
+const isSmall = (part: BodyPart) =>
+  part.kind === 'bytes' || part.range.length <= READ_AHEAD_MAX_BYTES;
+
+/**
+ * The piece of `parts` starting at `from`, and where the next begins: a large slice alone,
+ * literal bytes of a piece's size or more alone, else the small parts that fit in one piece,
+ * their reads started into one buffer.
+ */
+function nextPiece(
+  storage: StorageDriver,
+  parts: readonly BodyPart[],
+  from: number,
+): { piece: Piece; end: number } {
+  const first = parts[from]!;
+  if (!isSmall(first))
+    return { piece: { kind: 'stream', part: first as FileSlice }, end: from + 1 };
+  if (first.kind === 'bytes' && first.data.byteLength >= PIECE_BYTES) {
+    return { piece: first, end: from + 1 };
+  }
+  let end = from;
+  let bytes = 0;
+  while (
+    end < parts.length &&
+    isSmall(parts[end]!) &&
+    bytes + partSize(parts[end]!) <= PIECE_BYTES
+  ) {
+    bytes += partSize(parts[end]!);
+    end++;
+  }
+  const target = new ArrayBuffer(bytes);
+  const view = new Uint8Array(target);
+  const reads: PlacedRead[] = [];
+  const slices: FileSlice[] = [];
+  let at = 0;
+  for (const part of parts.slice(from, end)) {
+    if (part.kind === 'bytes') {
+      view.set(part.data, at);
+    } else if (part.range.length > 0) {
+      const options = part.etag ? { ifMatch: part.etag } : {};
+      reads.push({ location: part.location, range: part.range, options, at });
+      slices.push(part);
+    }
+    at += partSize(part);
+  }
+  const filled = reads.length > 0 ? readPlaced(storage, target, reads) : Promise.resolve(target);
+  // Awaited when the consumer gets there; until then (or if it never does) not unhandled.
+  filled.catch(() => undefined);
+  return { piece: { kind: 'placed', size: bytes, slices, filled }, end };
 }
-
-// A short object would shift every later byte and still look like a finished response.
-const shortRead = (read: number, expected: number) =>
-  new Error(`storage gave ${read} of ${expected} bytes`);
 
 /**
  * Streams the parts one after the other, opening each large object only when the consumer
  * reaches it and reading it only as fast as the consumer takes it, so memory stays flat however
- * large the range. Small objects are read a few parts ahead, concurrently, and small pieces are
- * sent together: a package of ten thousand small files is otherwise bound by one file-system round
- * trip and one socket write after another. The first bytes are read here, so storage failing at
- * once rejects before any response header (a clean error answer, not a cut body); a later failure
- * destroys the stream (the client sees a short body and retries) and is logged. Destroying the
- * stream closes the object being read.
+ * large the range. Small parts are assembled into pieces read a few ahead: a package of ten
+ * thousand small files is otherwise bound by one file-system round trip, one promise and one
+ * socket write after another. The first bytes are read here, so storage failing at once rejects
+ * before any response header (a clean error answer, not a cut body); a later failure destroys
+ * the stream (the client sees a short body and retries) and is logged. Destroying the stream
+ * closes the object being read; pieces being read finish on their worker and are dropped.
  */
 export async function streamParts(
   storage: StorageDriver,
@@ -199,62 +250,73 @@ export async function streamParts(
   let current: Readable | null = null;
   let abandoned = false;
 
-  // Read-ahead: parts[next] is the first part not yet considered; `ahead` holds parts being read.
+  // parts[next] is the first part not yet in a piece; `ahead` holds the pieces not yet sent.
   let next = 0;
-  const ahead = new Map<number, Promise<Uint8Array>>();
+  const ahead: Piece[] = [];
   let aheadBytes = 0;
   const readAhead = () => {
-    // Refilled half the window at a time, so storage gets reads in batches (the embedded store
-    // hands each batch to a worker in one message).
-    if (ahead.size > READ_AHEAD_PARTS / 2) return;
-    for (; next < parts.length && ahead.size < READ_AHEAD_PARTS; next++) {
-      const part = parts[next]!;
-      if (part.kind === 'bytes') continue;
+    while (next < parts.length && (ahead.length === 0 || aheadBytes < READ_AHEAD_BYTES)) {
+      const { piece, end } = nextPiece(storage, parts, next);
+      next = end;
+      ahead.push(piece);
       // A large part is streamed when reached; nothing beyond it is read before that.
-      if (part.range.length > READ_AHEAD_MAX_BYTES) break;
-      if (ahead.size > 0 && aheadBytes + part.range.length > READ_AHEAD_BYTES) break;
-      const reading = readWhole(storage, part);
-      // Awaited when the consumer gets there; until then (or if it never does) not unhandled.
-      reading.catch(() => undefined);
-      ahead.set(next, reading);
-      aheadBytes += part.range.length;
+      if (piece.kind === 'stream') return;
+      aheadBytes += piece.kind === 'placed' ? piece.size : piece.data.byteLength;
     }
   };
 
-  let batch: Uint8Array[] = [];
-  let batched = 0;
-  const flush = (): Uint8Array => {
-    const data = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched);
-    out += batched;
-    batch = [];
-    batched = 0;
-    return data;
+  const failed = (error: unknown, part: FileSlice): unknown => {
+    if (error instanceof StorageError && error.code === 'precondition_failed') {
+      log.error(
+        {
+          err: error,
+          object: `${part.location.container}/${part.location.key}`,
+          file: part.userPath,
+        },
+        'download: a file changed in storage since the package was sent',
+      );
+      return fileChanged(part);
+    }
+    log.error(
+      // (Not `key`: the logger redacts every field of that name.)
+      { err: error, object: `${part.location.container}/${part.location.key}`, range: part.range },
+      'download: storage read failed',
+    );
+    return error;
   };
 
   async function* generate(): AsyncGenerator<Uint8Array> {
-    for (const [index, part] of parts.entries()) {
-      if (next <= index) next = index + 1;
+    for (;;) {
       readAhead();
-      if (part.kind === 'bytes') {
-        batch.push(part.data);
-        batched += part.data.byteLength;
-        if (batched >= COALESCE_BYTES) yield flush();
+      const piece = ahead.shift();
+      if (!piece) return;
+      if (piece.kind === 'bytes') {
+        aheadBytes -= piece.data.byteLength;
+        out += piece.data.byteLength;
+        yield piece.data;
         continue;
       }
-      try {
-        const buffered = ahead.get(index);
-        if (buffered) {
-          ahead.delete(index);
-          aheadBytes -= part.range.length;
-          const bytes = await buffered;
-          batch.push(bytes);
-          batched += bytes.byteLength;
-          if (batched >= COALESCE_BYTES) yield flush();
-          continue;
+      if (piece.kind === 'placed') {
+        aheadBytes -= piece.size;
+        let filled: ArrayBuffer;
+        try {
+          filled = await piece.filled;
+        } catch (error) {
+          // Reading stops with an error when the client left; that is no storage failure.
+          if (abandoned) return;
+          if (!(error instanceof PlacedReadError)) throw error;
+          throw failed(error.cause, piece.slices[error.index]!);
         }
-        // Opened before the bytes waiting go out, so a changed first object is still a clean error.
+        // The next pieces are asked for before this one goes out: the store reads while the
+        // socket writes.
+        readAhead();
+        out += piece.size;
+        yield Buffer.from(filled);
+        continue;
+      }
+      const { part } = piece;
+      try {
         current = await readSlice(storage, part);
-        if (batched > 0) yield flush();
         let read = 0;
         for await (const chunk of current as AsyncIterable<Uint8Array>) {
           read += chunk.byteLength;
@@ -263,34 +325,12 @@ export async function streamParts(
         }
         if (read !== part.range.length) throw shortRead(read, part.range.length);
       } catch (error) {
-        // Reading stops with an error when the client left; that is no storage failure.
         if (abandoned) return;
-        if (error instanceof StorageError && error.code === 'precondition_failed') {
-          log.error(
-            {
-              err: error,
-              object: `${part.location.container}/${part.location.key}`,
-              file: part.userPath,
-            },
-            'download: a file changed in storage since the package was sent',
-          );
-          throw fileChanged(part);
-        }
-        log.error(
-          // (Not `key`: the logger redacts every field of that name.)
-          {
-            err: error,
-            object: `${part.location.container}/${part.location.key}`,
-            range: part.range,
-          },
-          'download: storage read failed',
-        );
-        throw error;
+        throw failed(error, part);
       } finally {
         current = null;
       }
     }
-    if (batched > 0) yield flush();
   }
   const chunks = generate();
   const first = await chunks.next();

@@ -22,6 +22,7 @@ import {
   type StoredManifest,
   type TempUrlRequest,
 } from '../storage-driver';
+import { PlacedReadError, shortRead, type PlacedRead } from '../placed-reads';
 import { ObjectWriteError, type ObjectRecord } from './object-file';
 import { MAX_OBJECT_BYTES, ObjectFileStore } from './object-file-store';
 import { etagMatches } from './conditional';
@@ -50,6 +51,30 @@ export interface EmbeddedDriverOptions {
 function assertValid(location: ObjectLocation): void {
   const problem = invalidContainerName(location.container) ?? invalidObjectName(location.key);
   if (problem) throw new StorageError('invalid_name', problem);
+}
+
+/**
+ * Throws what reading `range` of the object whose header is `record` (null: absent) gives: not
+ * found, another object than the one asked for (If-Match), or a range outside it.
+ */
+function checkSlice(
+  location: ObjectLocation,
+  range: ByteRange,
+  options: ReadOptions,
+  record: ObjectRecord | null,
+): void {
+  if (!record) {
+    throw new StorageError('not_found', `${location.container}/${location.key} not found`);
+  }
+  if (options.ifMatch !== undefined && !etagMatches(options.ifMatch, objectEtag(record))) {
+    throw new StorageError(
+      'precondition_failed',
+      `${location.container}/${location.key} is no longer the object with etag ${options.ifMatch}`,
+    );
+  }
+  if (!record.manifest && !clampRange(range, record.size)) {
+    throw new StorageError('range_not_satisfiable', `range outside 0-${record.size}`);
+  }
 }
 
 async function collect(stream: Readable): Promise<Buffer> {
@@ -191,20 +216,48 @@ export class EmbeddedDriver implements StorageDriver {
   ): Promise<Uint8Array> {
     assertValid(location);
     const slice = await this.store.readObjectSlice(location, range.offset, range.length);
-    if (!slice)
-      throw new StorageError('not_found', `${location.container}/${location.key} not found`);
-    if (options.ifMatch !== undefined && !etagMatches(options.ifMatch, objectEtag(slice.record))) {
-      throw new StorageError(
-        'precondition_failed',
-        `${location.container}/${location.key} is no longer the object with etag ${options.ifMatch}`,
-      );
-    }
+    checkSlice(location, range, options, slice?.record ?? null);
     // A manifest's bytes are its segments': read as any other (it opens the object again).
-    if (!slice.data) return collect(await this.read(location, range, options));
-    if (!clampRange(range, slice.record.size)) {
-      throw new StorageError('range_not_satisfiable', `range outside 0-${slice.record.size}`);
+    if (!slice!.data) return collect(await this.read(location, range, options));
+    return slice!.data;
+  }
+
+  /** The embedded store reads the whole batch on a worker thread, in one message each way. */
+  async readBytesInto(target: ArrayBuffer, reads: readonly PlacedRead[]): Promise<ArrayBuffer> {
+    reads.forEach((read, index) => {
+      try {
+        assertValid(read.location);
+      } catch (error) {
+        throw new PlacedReadError(index, error);
+      }
+    });
+    const answer = await this.store.readObjectSlicesInto(
+      target,
+      reads.map((read) => ({
+        location: read.location,
+        offset: read.range.offset,
+        length: read.range.length,
+        at: read.at,
+      })),
+    );
+    const view = new Uint8Array(answer.target);
+    for (const [index, read] of reads.entries()) {
+      try {
+        const slice = answer.slices[index]!;
+        if (slice instanceof Error) throw slice;
+        checkSlice(read.location, read.range, read.options ?? {}, slice?.record ?? null);
+        let placed = slice!.length;
+        if (placed === undefined) {
+          const bytes = await collect(await this.read(read.location, read.range, read.options));
+          view.set(bytes.subarray(0, view.length - read.at), read.at);
+          placed = bytes.byteLength;
+        }
+        if (placed !== read.range.length) throw shortRead(placed, read.range.length);
+      } catch (error) {
+        throw new PlacedReadError(index, error);
+      }
     }
-    return slice.data;
+    return answer.target;
   }
 
   async readManifest(location: ObjectLocation): Promise<ManifestSegment[] | null> {

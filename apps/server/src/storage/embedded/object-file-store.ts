@@ -21,7 +21,12 @@ import {
   prefixDirectory,
 } from './object-path';
 import { newTempPath, removeStaleTempFiles } from './temp-files';
-import { readSmallObject, type ObjectSlice } from './small-object-reader';
+import {
+  readSmallObject,
+  readSmallObjectsInto,
+  type ObjectSlice,
+  type PlacedSlice,
+} from './small-object-reader';
 
 /** A container's settings, kept in `<container>/.container.json`. */
 export interface ContainerRecord {
@@ -120,6 +125,29 @@ export class ObjectFileStore {
   ): Promise<ObjectSlice | null> {
     const slice = await readSmallObject(this.filePath(location), offset, length);
     return slice && !isExpired(slice.record) ? slice : null;
+  }
+
+  /**
+   * Reads small parts of objects into one buffer at their places (see readSmallObjectsInto); an
+   * absent or expired object answers null.
+   */
+  async readObjectSlicesInto(
+    target: ArrayBuffer,
+    reads: ReadonlyArray<{ location: ObjectLocation; offset: number; length: number; at: number }>,
+  ): Promise<{ target: ArrayBuffer; slices: PlacedSlice[] }> {
+    const answer = await readSmallObjectsInto(
+      target,
+      reads.map((read) => ({
+        path: this.filePath(read.location),
+        offset: read.offset,
+        length: read.length,
+        at: read.at,
+      })),
+    );
+    const slices = answer.slices.map((slice) =>
+      slice && !(slice instanceof Error) && isExpired(slice.record) ? null : slice,
+    );
+    return { target: answer.target, slices };
   }
 
   async statObject(location: ObjectLocation): Promise<ObjectRecord | null> {

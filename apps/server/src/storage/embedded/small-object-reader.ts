@@ -72,9 +72,29 @@ function readSlice(path, offset, length) {
   }
 }
 
-parentPort.on('message', ({ batch, reads }) => {
+parentPort.on('message', ({ batch, reads, target }) => {
   const results = [];
   const transfer = [];
+  if (target) {
+    // Each slice goes to its place in the one buffer, which goes back whole: one message.
+    const view = new Uint8Array(target);
+    for (const { path, offset, length, at } of reads) {
+      try {
+        const result = readSlice(path, offset, length);
+        if (result.buffer) {
+          const got = Math.min(result.length, view.length - at);
+          view.set(new Uint8Array(result.buffer, result.start, got), at);
+          results.push({ record: result.record, length: got });
+        } else {
+          results.push(result);
+        }
+      } catch (error) {
+        results.push({ error: error.message, code: error.code });
+      }
+    }
+    parentPort.postMessage({ batch, results, target }, [target]);
+    return;
+  }
   for (const { path, offset, length } of reads) {
     try {
       const result = readSlice(path, offset, length);
@@ -103,10 +123,25 @@ interface Read {
   reject(error: Error): void;
 }
 
+/** What a read into a shared buffer found: its object's header and how many bytes it placed. */
+export type PlacedSlice =
+  | { readonly record: ObjectRecord; readonly length: number }
+  /** A manifest: nothing placed, its bytes are its segments'. */
+  | { readonly record: ObjectRecord; readonly length?: undefined }
+  | null
+  | Error;
+
 type Result =
   | { absent: true }
   | { record: ObjectRecord; buffer?: ArrayBuffer; start?: number; length?: number }
   | { error: string; code?: string };
+
+/** A batch of reads into one buffer, answered as a whole. */
+interface PlacedBatch {
+  readonly placed: true;
+  resolve(answer: { target: ArrayBuffer; slices: PlacedSlice[] }): void;
+  reject(error: Error): void;
+}
 
 /** Reads per message: a download reads 32 parts ahead, so one or two messages cover them. */
 const BATCH_READS = 32;
@@ -118,7 +153,7 @@ const MAX_WORKERS = 4;
 
 interface ReaderThread {
   readonly worker: Worker;
-  readonly batches: Map<number, Read[]>;
+  readonly batches: Map<number, Read[] | PlacedBatch>;
 }
 
 const threads: ReaderThread[] = [];
@@ -141,6 +176,25 @@ export function readSmallObject(
       flushScheduled = true;
       queueMicrotask(flush);
     }
+  });
+}
+
+/**
+ * Reads bytes [offset, offset + length) of each object file into `target` from byte `at` on, all
+ * in one message to a worker (the target goes with it and comes back: use the answered one).
+ * Each read answers its object's header and the bytes it placed (fewer at the object's end),
+ * null when there is no such file, or the error reading it.
+ */
+export function readSmallObjectsInto(
+  target: ArrayBuffer,
+  reads: ReadonlyArray<{ path: string; offset: number; length: number; at: number }>,
+): Promise<{ target: ArrayBuffer; slices: PlacedSlice[] }> {
+  return new Promise((resolve, reject) => {
+    const thread = leastBusyThread();
+    const id = nextBatch++;
+    thread.batches.set(id, { placed: true, resolve, reject });
+    thread.worker.ref();
+    thread.worker.postMessage({ batch: id, reads, target }, [target]);
   });
 }
 
@@ -174,25 +228,45 @@ function leastBusyThread(): ReaderThread {
 function startThread(): ReaderThread {
   const worker = new Worker(WORKER_SOURCE, { eval: true });
   const thread: ReaderThread = { worker, batches: new Map() };
-  worker.on('message', ({ batch, results }: { batch: number; results: Result[] }) => {
-    const reads = thread.batches.get(batch);
-    thread.batches.delete(batch);
-    // Idle workers never keep the process alive, so a script that read something exits.
-    if (thread.batches.size === 0) worker.unref();
-    reads?.forEach((read, index) => settle(read, results[index]!));
-  });
+  worker.on(
+    'message',
+    ({ batch, results, target }: { batch: number; results: Result[]; target?: ArrayBuffer }) => {
+      const reads = thread.batches.get(batch);
+      thread.batches.delete(batch);
+      // Idle workers never keep the process alive, so a script that read something exits.
+      if (thread.batches.size === 0) worker.unref();
+      if (reads && 'placed' in reads) {
+        reads.resolve({ target: target!, slices: results.map(placedSlice) });
+      } else {
+        reads?.forEach((read, index) => settle(read, results[index]!));
+      }
+    },
+  );
   worker.on('error', (error) => {
     threads.splice(threads.indexOf(thread), 1);
-    for (const reads of thread.batches.values()) for (const read of reads) read.reject(error);
+    for (const reads of thread.batches.values()) {
+      if ('placed' in reads) reads.reject(error);
+      else for (const read of reads) read.reject(error);
+    }
     thread.batches.clear();
   });
   threads.push(thread);
   return thread;
 }
 
+function placedSlice(result: Result): PlacedSlice {
+  if ('error' in result) return readError(result);
+  if ('absent' in result) return null;
+  return { record: result.record, length: result.length };
+}
+
+function readError(result: { error: string; code?: string }): Error {
+  return Object.assign(new Error(result.error), result.code ? { code: result.code } : {});
+}
+
 function settle(read: Read, result: Result): void {
   if ('error' in result) {
-    read.reject(Object.assign(new Error(result.error), result.code ? { code: result.code } : {}));
+    read.reject(readError(result));
   } else if ('absent' in result) {
     read.resolve(null);
   } else if (result.buffer === undefined) {
