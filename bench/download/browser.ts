@@ -13,7 +13,7 @@
  * system, the engine's IndexedDB ledger and the session start empty); its CPU (every Chromium
  * process) and the server's are read from /proc over the transfer, the page's heap sampled.
  */
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { hundredths } from '../figures';
@@ -298,6 +298,7 @@ async function unpackInApp(page: Page) {
       }
     }).observe(page.document.body, { subtree: true, childList: true, characterData: true });
   });
+  const profile = process.env.BENCH_CPU_PROFILE ? await startProfile(page) : null;
   const detail = page.getByRole('region', { name: 'Package details' });
   await detail.getByRole('button', { name: 'Download All' }).click();
   await page.getByRole('menuitem', { name: 'Unpack into a folder' }).click();
@@ -312,11 +313,30 @@ async function unpackInApp(page: Page) {
     { polling: 100, timeout: 0 },
   );
   const bench = (await handle.jsonValue())!;
+  if (profile) await profile.stop(process.env.BENCH_CPU_PROFILE!);
   if (bench.status !== 'Completed') {
     const shown = await page.getByRole('region', { name: /queue/ }).innerText();
     throw new Error(`the download ended ${bench.status}: ${shown}`);
   }
   return { seconds: (bench.ended - bench.started) / 1000 };
+}
+
+/**
+ * With BENCH_CPU_PROFILE=<prefix>, V8's sampling profile of the page and of each of its workers
+ * (the hash worker) over the engine's run, written as <prefix>-page.cpuprofile and
+ * <prefix>-worker-N.cpuprofile for DevTools or a script to rank.
+ */
+async function startProfile(page: Page) {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Profiler.enable');
+  await session.send('Profiler.setSamplingInterval', { interval: 200 });
+  await session.send('Profiler.start');
+  return {
+    async stop(prefix: string) {
+      const { profile } = await session.send('Profiler.stop');
+      await writeFile(`${prefix}-page.cpuprofile`, JSON.stringify(profile));
+    },
+  };
 }
 
 /** CPU of the page (all of Chromium), the server and its database per `per` of work. */
