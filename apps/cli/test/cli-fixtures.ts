@@ -17,7 +17,8 @@ import { everyKindOfFile, TestUploader, type TestFile } from '../../server/test/
 
 const bin = fileURLToPath(new URL('../bin/filerunner.js', import.meta.url));
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now, on the loopback address the test servers bind. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +30,7 @@ import {
   uniqueEmail,
   type TestServer,
 } from '../../server/test/harness';
+import { freePort } from './cli-fixtures';
 
 // The `filerunner` command as a script runs it: the real bin in its own process, against a
 // listening server whose grants name the address the command reaches storage at.
@@ -58,17 +58,6 @@ interface StorageRequest {
   status: number;
 }
 let storageRequests: StorageRequest[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +17,7 @@ import {
   type TestServer,
 } from '../../server/test/harness';
 import { mountSmallVolume, type SmallVolume } from '../../server/test/small-volume';
+import { freePort } from './cli-fixtures';
 
 // `filerunner send` against a server whose data folder is on a small tmpfs that fills up: the
 // command says storage is full, waits, and sends the rest once space is freed.
@@ -59,17 +59,6 @@ afterAll(async () => {
   await volume?.unmount();
   if (work) await rm(work, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const freeBytes = () => volume.freeBytes();
 
