@@ -52,6 +52,9 @@ export async function sendDemoPackage(baseUrl: string, sent: DemoPackage): Promi
   return (await demoSender(baseUrl, sent.sender)).send(sent);
 }
 
+/** Long enough for a small package on a loaded machine, short of any test's timeout. */
+const SEND_DEADLINE_MS = 90_000;
+
 /**
  * A demo user signed in once, sending as many packages as a test needs on that one session (a
  * burst of sign-ins would meet the login rate limit, as it should).
@@ -87,7 +90,19 @@ export async function demoSender(baseUrl: string, email: string) {
         },
         nodeUploadPorts(),
       );
-      const record = await runner.start();
+      // A send that waits forever (paused, or on an answer that never comes) fails the test with
+      // what the engine was doing, rather than leaving it to the test's timeout to say nothing.
+      let overdue: NodeJS.Timeout | undefined;
+      const record = await Promise.race([
+        runner.start(),
+        new Promise<never>((_, reject) => {
+          overdue = setTimeout(() => {
+            const { status, pausedFor, error } = runner.record;
+            const why = [status, pausedFor, error].filter(Boolean).join(', ');
+            reject(new Error(`"${sent.name}" not sent after ${SEND_DEADLINE_MS} ms: ${why}`));
+          }, SEND_DEADLINE_MS);
+        }),
+      ]).finally(() => clearTimeout(overdue));
       if (record.status !== 'COMPLETED') throw new Error(`the upload ended ${record.status}`);
       return runner.package!.slug;
     },
