@@ -7,6 +7,7 @@ import {
 import { FilesInFlight, type InFlight } from './files-in-flight';
 import { folderErrorOf, folderIsGone } from './folder-errors';
 import { FolderTree } from './folder-tree';
+import { HeldBytes } from './held-bytes';
 
 /** Where an unpacked file stands, as the debug download page shows it. */
 export type ExtractFileState = 'pending' | 'writing' | 'closing' | 'closed' | 'error';
@@ -68,6 +69,8 @@ export class FolderSink implements DownloadSink {
   private readonly tree: FolderTree;
   private readonly inFlight: FilesInFlight<OpenFile>;
   private readonly targets = new Map<number, Target>();
+  /** Small files' bytes as written, for their checks (see HeldBytes). */
+  private readonly held = new HeldBytes();
   private writeClock = 0;
   private queuedBytes = 0;
   private roomWaiters: (() => void)[] = [];
@@ -124,6 +127,7 @@ export class FolderSink implements DownloadSink {
       throw error;
     }
     file.lastWritten = ++this.writeClock;
+    this.held.wrote(index, target.size, offset, data);
     let written: Promise<void>;
     try {
       const writable = await file.writable;
@@ -180,6 +184,10 @@ export class FolderSink implements DownloadSink {
     this.report(index, 'closed');
   }
 
+  heldBytes(index: number): Blob | null {
+    return this.held.take(index);
+  }
+
   async read(index: number): Promise<Blob> {
     const target = this.usable(index);
     try {
@@ -193,6 +201,7 @@ export class FolderSink implements DownloadSink {
 
   async discard(index: number) {
     const target = this.known(index);
+    this.held.forget(index);
     const file = this.inFlight.get(index);
     if (file) {
       this.inFlight.release(file);
@@ -208,6 +217,7 @@ export class FolderSink implements DownloadSink {
   /** Drops every file still open without putting it in place: no half file under a real name. */
   async dispose() {
     this.disposed = true;
+    this.held.clear();
     const open = this.inFlight.all();
     for (const file of open) this.inFlight.release(file);
     await Promise.all(
@@ -277,6 +287,7 @@ export class FolderSink implements DownloadSink {
     if (failure.fatal) this.fatal ??= failure;
     const target = this.known(index);
     target.failure ??= failure;
+    this.held.forget(index);
     this.report(index, 'error', failure);
   }
 

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { DownloadControls } from './DownloadControls';
@@ -18,7 +19,9 @@ function destinationOf(download: DownloadRecord): string {
  * One download in the queue: what it is (a package, or one file of it), where it lands, how far
  * it is while it moves, what went wrong, and the buttons its status offers.
  */
-export function DownloadItem(props: { download: DownloadRecord }) {
+// Memoised: a record changes identity only when its own fields change, so a progress tell
+// re-renders its row alone, not the whole queue.
+export const DownloadItem = memo(function DownloadItem(props: { download: DownloadRecord }) {
   const { download } = props;
   const tone = downloadTone(download);
   const moving = download.status === 'DOWNLOADING';
@@ -61,4 +64,4 @@ export function DownloadItem(props: { download: DownloadRecord }) {
       <DownloadControls download={download} />
     </UploadItemFrame>
   );
-}
+});

@@ -137,8 +137,19 @@ describe('the download queue', () => {
       'Dailies',
     ]);
     // Progress never moves backward.
+    await vi.advanceTimersByTimeAsync(250);
     job.onProgress({ ...progress, receivedBytes: 900 });
     expect(store.getState().downloads.records[id]!.percentComplete).toBe(50);
+    // Tells closer together are painted once per 250 ms, the last of them at the end of it.
+    await vi.advanceTimersByTimeAsync(250);
+    job.onProgress({ ...progress, receivedBytes: 1800 });
+    job.onProgress({ ...progress, receivedBytes: 2100 });
+    expect(store.getState().downloads.records[id]!.percentComplete).toBe(60);
+    job.onProgress({ ...progress, receivedBytes: 2400 });
+    await vi.advanceTimersByTimeAsync(249);
+    expect(store.getState().downloads.records[id]!.percentComplete).toBe(60);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(store.getState().downloads.records[id]!.percentComplete).toBe(80);
     // The grant's URL, the credential, never reaches the store.
     expect(JSON.stringify(store.getState())).not.toContain('secret-grant');
     engine.jobs[0]!.finish();

@@ -6,6 +6,7 @@ import {
   type DownloadFolder,
   type DownloadMethod,
   type DownloadOptions,
+  type DownloadProgress,
   type DownloadRunner,
 } from './download-runner';
 import {
@@ -24,6 +25,7 @@ import {
   type NewDownload,
 } from './downloads-slice';
 import type { DownloadKeeper, GrantSource, KeptDownload } from './kept-downloads';
+import { PaintedProgress } from './painted-progress';
 
 /** The spec's pause between one download ending and the next starting. */
 export const NEXT_DOWNLOAD_DELAY_MS = 500;
@@ -314,6 +316,9 @@ export class DownloadController {
     const runner = intoFolder ? this.platform.folder : this.platform.browser;
     if (intoFolder) this.keep(id, entry);
     else this.forget(id);
+    const painted = new PaintedProgress((progress: DownloadProgress) =>
+      this.dispatch(downloadProgressed({ id, progress })),
+    );
     try {
       const options = (await this.platform.options?.()) ?? {};
       if (signal.aborted) return;
@@ -325,7 +330,7 @@ export class DownloadController {
         folder: intoFolder ? entry.folder : null,
         options,
         signal,
-        onProgress: (progress) => this.dispatch(downloadProgressed({ id, progress })),
+        onProgress: (progress) => painted.push(progress),
         // Only the engine checks the files a receipt reports on.
         ...(intoFolder &&
           entry.receipt && {
@@ -333,6 +338,7 @@ export class DownloadController {
           }),
       });
       if (signal.aborted) return;
+      painted.flush();
       const totalFiles = descriptor.tar ? descriptor.tar.files.length : 1;
       this.dispatch(downloadFinished({ id, outcome, totalFiles }));
       // Completed and Partially Failed offer nothing more: the grant and folder can go.
@@ -342,10 +348,14 @@ export class DownloadController {
       }
     } catch (error) {
       if (signal.aborted) return;
+      painted.flush();
       const kind = errorKindOf(error);
       // The folder cannot be written any more: the person picks another one.
       if (kind === 'directory_handle_invalid') entry.folder = null;
       this.dispatch(downloadFailed({ id, error: { kind, message: reasonOf(error) } }));
+    } finally {
+      // Cancelled: the row may be gone, and nothing more is painted on it.
+      painted.cancel();
     }
   }
 

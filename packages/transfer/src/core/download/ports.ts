@@ -65,6 +65,12 @@ export interface DownloadSink {
   /** The finished target's bytes (for the hash check), read lazily. */
   read(index: number): Promise<Blob>;
   /**
+   * The closed target's bytes as they were written, when the sink kept a copy (small files in
+   * the browser, where finding a file again and reading it back costs more than the copy); null
+   * when it did not, and the check reads the file. Taken once, right after `close`.
+   */
+  heldBytes?(index: number): Blob | null;
+  /**
    * A sink that hashes an unpacked file as its bytes are written answers the closed target's
    * xxh128 here, so the check need not read the file again; null when it could not take all of
    * them (the check then reads the file). Without this, every check reads the file.

@@ -354,13 +354,14 @@ class DownloadRun {
     const path = this.plan.targets[index]!.path;
     this.emit({ type: 'file-closed', at: this.clock.now(), index, path });
     const checks = checksOf(this.plan, this.job.descriptor, index);
+    const held = this.sink.heldBytes?.(index) ?? null;
     this.checks.add(async () => {
       let mismatched = false;
       let unchecked = false;
       for (const check of checks) {
         const result = await runCheck(
           check,
-          () => this.sink.read(index),
+          held ? () => Promise.resolve(held) : () => this.sink.read(index),
           this.job.hasher,
           this.ended.signal,
           // A hash taken as the target was written is the whole target's: an unpacked file's.
