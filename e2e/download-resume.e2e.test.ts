@@ -133,10 +133,11 @@ describe('a download cut off by its page closing', () => {
       await expect
         .poll(() => item.getByTestId('upload-status').innerText(), { timeout: 60_000 })
         .toBe('Completed');
-      // (It asks for a receipt too, but the server signs one only when its own record shows every
-      // file delivered, and a response cut by the closing page counts none of its files, even
-      // those the folder already holds whole: whether this download earns one depends on where
-      // the page was closed.)
+      // The resumed download earns the sender a signed receipt, as one run whole would: the
+      // server counts what the cut responses handed over before the page closed.
+      await expect
+        .poll(() => item.getByTestId('download-receipted').count(), { timeout: 15_000 })
+        .toBe(1);
 
       // Only what was missing came the second time: at most the tar less the files already whole
       // (plus the short framing gaps the engine fetches along), and well short of the whole tar.

@@ -16,6 +16,8 @@ import {
   packages,
 } from '../../db/schema';
 import { addRecipient, createPackage } from './download-fixtures';
+import { deliveryOf } from '../receipts/receipts.repository';
+import { parseServedRanges } from '../receipts/tar-coverage';
 import { downloadMessages } from './download-messages';
 
 let server: TestServer;
@@ -222,7 +224,77 @@ describe('when storage fails', () => {
     const row = await recorded(recipient.id);
     expect(row!.bytesSent).toBeGreaterThan(0);
     expect(row!.completedAt).toBeNull();
-    expect(row!.servedRanges).toBe('{}');
+    // What went out before the cut is the tar's first bytes: its served prefix, never more.
+    expect(parseServedRanges(row!.servedRanges)).toEqual([[0, row!.bytesSent]]);
+  });
+
+  it('counts the prefix a cut-off response handed over, so a resume on a new grant completes it', async () => {
+    const { pkg } = await createPackage(server, {
+      contractId: fx.contract.id,
+      senderId: fx.sender.user.id,
+      files: 'large',
+    });
+    const recipient = await addRecipient(server, pkg.id, fx.receiver.user);
+    const first = (await grant(pkg.slug)).json() as { download_url: string; size: number };
+    const response = await fetch(origin + new URL(first.download_url).pathname);
+    const reader = response.body!.getReader();
+    let received = 0;
+    while (received < 4 << 20) received += (await reader.read()).value!.byteLength;
+    // The page closes: the 32 MiB tar is cut a few MiB in.
+    await reader.cancel();
+    const cut = await recorded(recipient.id);
+    const [[start, end]] = parseServedRanges(cut!.servedRanges) as [[number, number]];
+    expect(start).toBe(0);
+    // At least what the client read, at most what the server produced; short of the whole.
+    expect(end).toBeGreaterThanOrEqual(received);
+    expect(end).toBe(cut!.bytesSent);
+    expect(end).toBeLessThan(first.size);
+    expect((await deliveryOf(server.ctx.db, recipient.id, first.size)).served).toEqual([[0, end]]);
+
+    // The resume, on a new grant, asks only from where the client's bytes end.
+    const again = (await grant(pkg.slug)).json() as { download_url: string };
+    const rest = await fetch(origin + new URL(again.download_url).pathname, {
+      headers: { range: `bytes=${received}-` },
+    });
+    expect(rest.status).toBe(206);
+    await rest.arrayBuffer();
+    await server.ctx.pendingWork.settled();
+    // Together they delivered the whole tar: a receipt can be issued for it.
+    expect((await deliveryOf(server.ctx.db, recipient.id, first.size)).served).toEqual([
+      [0, first.size],
+    ]);
+  });
+
+  it("keeps a browser's resume on the same grant in the cut-off download's record", async () => {
+    const { pkg } = await createPackage(server, {
+      contractId: fx.contract.id,
+      senderId: fx.sender.user.id,
+      files: 'large',
+    });
+    const recipient = await addRecipient(server, pkg.id, fx.receiver.user);
+    const { download_url: url, size } = (await grant(pkg.slug)).json() as {
+      download_url: string;
+      size: number;
+    };
+    const reader = (await fetch(origin + new URL(url).pathname)).body!.getReader();
+    let received = 0;
+    while (received < 4 << 20) received += (await reader.read()).value!.byteLength;
+    await reader.cancel();
+    await server.ctx.pendingWork.settled();
+    // The browser asks from the bytes it has: the server counted more than that before the
+    // cut, and the overlap is still the same download.
+    const rest = await fetch(origin + new URL(url).pathname, {
+      headers: { range: `bytes=${received}-` },
+    });
+    await rest.arrayBuffer();
+    await server.ctx.pendingWork.settled();
+    const rows = await server.ctx.db
+      .select()
+      .from(downloads)
+      .where(eq(downloads.recipientId, recipient.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.completedAt).not.toBeNull();
+    expect(parseServedRanges(rows[0]!.servedRanges)).toEqual([[0, size]]);
   });
 
   it.each([

@@ -65,9 +65,12 @@ export async function findGrant(
   return row ?? null;
 }
 
-/** One response's worth of a grant: the range it delivered whole (null if cut short), its bytes. */
+/** One response's worth of a grant: the range it handed to the connection, and its bytes. */
 export interface Delivery {
-  /** [start, endExclusive) of the grant's bytes, when every byte of it reached the connection. */
+  /**
+   * [start, endExclusive) of the grant's bytes handed to the connection: the whole range when the
+   * body was written to its end, the prefix before the cut otherwise; null when nothing went.
+   */
   readonly served: { readonly start: number; readonly end: number } | null;
   readonly bytes: number;
   readonly startedAt: Date;
@@ -80,8 +83,10 @@ export interface Delivery {
  * every byte and whether the response started it (a new download record). Responses on one grant are one download while it is unfinished and each brings
  * bytes it has not delivered yet: the parallel ranged chunks of the download engine, or a
  * browser resuming a cut-off download. A response once the download is complete, or one that
- * repeats bytes it already delivered (the same URL fetched again, a range asked twice), starts
- * a download of its own, with its own bytes and duration. Grouping by the grant rather than by
+ * brings only bytes it already delivered (a range asked twice), starts a download of its own,
+ * with its own bytes and duration. A resume may overlap what a cut response counted (that
+ * prefix can include bytes the peer never read, see the download route), so overlapping is
+ * not enough to start another. Grouping by the grant rather than by
  * an id the client sends keeps plain browser downloads and their resumes, which can send no
  * header of ours, in one record. The grant's row lock makes chunks that finish together agree
  * on their download, and PostgreSQL merges the ranges (`+` on a multirange).
@@ -103,7 +108,8 @@ export async function recordDelivery(
   const [latest] = await queryRows<{ id: number; continues: boolean }>(
     tx,
     sql`
-    select id, completed_at is null and not (served_ranges && ${added}) as continues
+    select id, completed_at is null
+      and (isempty(${added}) or not (served_ranges @> ${added})) as continues
     from ${downloads} where grant_id = ${grant.id} order by id desc limit 1`,
   );
   const whole = (ranges: SQL) => sql`${ranges} @> int8range(0, ${grant.size}::bigint)`;

@@ -97,13 +97,21 @@ export async function sendDownload(
     closed
       .then(() => {
         transferEnded();
-        // Only a body written to its end counts as delivered; a cut one adds its bytes only.
+        // A body written to its end delivered its range; a cut one delivered the prefix it
+        // handed to the connection (what the body produced less what it still held), so a
+        // download cut off and resumed covers the files it got whole before the cut. That
+        // prefix can count what the kernel's socket buffers held when the peer went away (a
+        // few MB at most): a file whose bytes did not all arrive is not closed by its client,
+        // which fetches it again, and a file counts as delivered only when all of it was served.
         const whole = reply.raw.writableFinished && body.stream.readableEnded;
+        const handed = whole
+          ? range.length
+          : Math.max(0, Math.min(range.length, body.bytesOut() - body.stream.readableLength));
         const files = whole ? download.filesEndingIn(range) : 0;
-        ctx.metrics.moved('download', files, whole ? range.length : body.bytesOut());
+        ctx.metrics.moved('download', files, handed);
         return record?.({
-          served: whole ? { start: range.offset, end: range.offset + range.length } : null,
-          bytes: whole ? range.length : body.bytesOut(),
+          served: handed > 0 ? { start: range.offset, end: range.offset + handed } : null,
+          bytes: handed,
           startedAt,
           ip,
         });
