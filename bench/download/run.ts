@@ -19,8 +19,7 @@
  *
  * Prints one JSON document on stdout; progress goes to stderr.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,7 @@ import { hundredths, summary } from '../figures';
 import { buildWeb } from '../web-build';
 import { browserFigures, type SeededPackage } from './browser';
 import { option } from '../options';
+import { seededOnce } from '../seeded-data';
 import {
   cpuSeconds,
   currentRss,
@@ -114,33 +114,17 @@ async function main(): Promise<void> {
   const workDir = keptDataDir || (await tempDataParent('bench-download-'));
   const dataDir = path.join(workDir, 'data');
   const outDir = path.join(workDir, 'out');
-  const seededFile = path.join(workDir, 'seeded.json');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    let seeded: Seeded;
-    if (keptDataDir && existsSync(seededFile)) {
-      log(`reusing the data seeded in ${workDir}`);
-      seeded = JSON.parse(await readFile(seededFile, 'utf8')) as Seeded;
-    } else {
-      log(`seeding: one ${largeMib} MiB file, and ${smallFiles} × ${smallKib} KiB`);
-      await mkdir(workDir, { recursive: true });
-      const seed = await run(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          path.join(REPO, 'bench/download/seed.ts'),
-          dataDir,
-          largeMib,
-          smallFiles,
-          smallKib,
-        ],
-        { cwd: REPO, env: serverEnv({}), maxBuffer: 16 * MiB },
-      );
-      seeded = JSON.parse(seed.stdout.trim().split('\n').at(-1)!) as Seeded;
-      await writeFile(seededFile, JSON.stringify(seeded));
-      await run('sync', []);
-    }
+    const seeded = await seededOnce<Seeded>({
+      workDir,
+      reuse: Boolean(keptDataDir),
+      script: 'bench/download/seed.ts',
+      args: [dataDir, largeMib, smallFiles, smallKib],
+      env: serverEnv({}),
+      log,
+      what: `one ${largeMib} MiB file, and ${smallFiles} × ${smallKib} KiB`,
+    });
 
     const dist = webDist || path.join(workDir, 'web');
     if (only.includes('browser') && !webDist) {

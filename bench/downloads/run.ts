@@ -21,8 +21,7 @@
  * Prints one JSON document on stdout; progress goes to stderr.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +33,7 @@ import {
 } from '../../apps/server/src/storage/swift/swift-test-environment';
 import { hundredths, summary } from '../figures';
 import { option } from '../options';
+import { seededOnce } from '../seeded-data';
 import {
   cpuSeconds,
   currentRss,
@@ -176,38 +176,17 @@ interface Case {
 async function main(): Promise<void> {
   const workDir = keptDataDir || (await tempDataParent('bench-downloads-'));
   const dataDir = path.join(workDir, 'data');
-  const seededFile = path.join(workDir, 'seeded.json');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    let seeded: Seeded;
-    if (keptDataDir && existsSync(seededFile)) {
-      log(`reusing the data seeded in ${workDir}`);
-      seeded = JSON.parse(await readFile(seededFile, 'utf8')) as Seeded;
-    } else {
-      log(
-        `seeding: ${bigFiles} × ${bigMib} MiB and ${smallFiles} × ${smallKib} KiB (minutes on a busy machine)`,
-      );
-      await mkdir(workDir, { recursive: true });
-      const seed = await run(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          path.join(REPO, 'bench/downloads/seed.ts'),
-          dataDir,
-          path.join(workDir, 'source'),
-          bigFiles,
-          bigMib,
-          smallFiles,
-          smallKib,
-        ],
-        { cwd: REPO, env: serverEnv({}), maxBuffer: 16 * MiB },
-      );
-      seeded = JSON.parse(seed.stdout.trim().split('\n').at(-1)!) as Seeded;
-      await writeFile(seededFile, JSON.stringify(seeded));
-      // The seed just wrote gigabytes; flushing them now keeps the write-back out of the rounds.
-      await run('sync', []);
-    }
+    const seeded = await seededOnce<Seeded>({
+      workDir,
+      reuse: Boolean(keptDataDir),
+      script: 'bench/downloads/seed.ts',
+      args: [dataDir, path.join(workDir, 'source'), bigFiles, bigMib, smallFiles, smallKib],
+      env: serverEnv({}),
+      log,
+      what: `${bigFiles} × ${bigMib} MiB and ${smallFiles} × ${smallKib} KiB`,
+    });
 
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
