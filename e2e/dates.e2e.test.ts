@@ -8,7 +8,7 @@ import {
 } from '@filerunner/transfer/node';
 import { api, formatDateTime, wallClockOf } from '@filerunner/protocol';
 import { apiLogin, DEMO_PASSWORD, productOfFile } from './harness';
-import { freshPage, logIn, see } from './pages';
+import { logIn, see, signedIn } from './pages';
 
 // Dates and times as a person reads them: how long a package has left, counted down (never
 // rounded up), read with the page's own clock moved to the moments that matter; and every date
@@ -68,8 +68,7 @@ async function sendToRita(name: string, validTo: Date): Promise<string> {
 
 /** Rita's Inbox with the package open, the page's clock standing at `at`. */
 async function ritaSees(slug: string, at: Date): Promise<Page> {
-  const page = await freshPage(product.browser);
-  await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
+  const page = await signedIn(product, RITA);
   await page.clock.setFixedTime(at);
   await page.goto(`${product.server.url}/inbox/${slug}`);
   return page;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
 import { apiLogin, DEMO_PASSWORD, productOfFile } from './harness';
-import { freshPage, logIn, see } from './pages';
+import { see, signedIn } from './pages';
 import { sendDemoPackage } from './sent-package';
 
 // The download debug page in Chromium, as support staff use it with a person: a received
@@ -68,8 +68,7 @@ const status = (page: Page) => page.getByTestId('debug-status').innerText();
 
 /** Signs Rita in and opens the page, the folder picker answering a private-file-system folder. */
 async function openDebugPage(folder: string): Promise<Page> {
-  const page = await freshPage(product.browser);
-  await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
+  const page = await signedIn(product, RITA);
   await page.goto(`${product.server.url}/debug/download`);
   await page.getByRole('heading', { name: 'Download', level: 1 }).waitFor();
   await page.evaluate(async (name) => {

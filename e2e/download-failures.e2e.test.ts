@@ -2,8 +2,8 @@ import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, productOfFile } from './harness';
-import { freshPage, logIn } from './pages';
+import { productOfFile } from './harness';
+import { signedIn } from './pages';
 import { demoSender } from './sent-package';
 import { patternBytes } from './transfer-browser/pattern';
 
@@ -74,8 +74,7 @@ async function tamperStored(bytes: Buffer): Promise<void> {
 
 /** Rita on the package's page, with optimised download on and the picker answering `folder`. */
 async function ritaOn(slug: string, folder: string): Promise<Page> {
-  const page = await freshPage(product.browser);
-  await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
+  const page = await signedIn(product, RITA);
   await page.goto(`${product.server.url}/inbox/${slug}`);
   await page
     .getByRole('region', { name: 'Package details' })

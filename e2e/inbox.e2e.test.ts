@@ -10,7 +10,7 @@ import {
   readMails,
   waitForMailLink,
 } from './harness';
-import { freshPage, logIn, see } from './pages';
+import { freshPage, logIn, see, signedIn } from './pages';
 import { answerPickerWith, readPicked } from './picked-folder';
 import { sendDemoPackage } from './sent-package';
 
@@ -73,8 +73,7 @@ beforeAll(async () => {
 
 describe('receiving a package', () => {
   it('reaches the Inbox: the recipient opens it and downloads a file and the whole package', async () => {
-    const page = await freshPage(product.browser);
-    await logIn(page, product.server.url, RITA, DEMO_PASSWORD);
+    const page = await signedIn(product, RITA);
     await page.waitForURL((url) => url.pathname === '/inbox');
     const list = page.getByRole('list', { name: 'Received packages' });
     await list.getByText('Reel 1 dailies').waitFor();
@@ -104,8 +103,7 @@ describe('receiving a package', () => {
   });
 
   it('shows the sender the recipients, and removes one after confirmation', async () => {
-    const page = await freshPage(product.browser);
-    await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
+    const page = await signedIn(product, SENDER);
     await page.goto(`${product.server.url}/sent`);
     const detail = page.getByRole('region', { name: 'Package details' });
     await detail.getByRole('heading', { name: 'Reel 1 dailies' }).waitFor();
@@ -131,8 +129,7 @@ describe('receiving a package', () => {
     await page.context().close();
 
     // Ada's link now opens a warning and no files.
-    const adas = await freshPage(product.browser);
-    await logIn(adas, product.server.url, ADA, DEMO_PASSWORD);
+    const adas = await signedIn(product, ADA);
     await adas.goto(`${product.server.url}/inbox/${slug}`);
     await see(
       adas,

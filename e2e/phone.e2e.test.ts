@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD, productOfFile } from './harness';
-import { freshPage, logIn, uncovered } from './pages';
+import { freshPage, logIn, signedIn, uncovered } from './pages';
 import { sendDemoPackage } from './sent-package';
 
 // The signed-in screens on a phone (390 px wide, an iPhone's window): nothing is cut off at the
@@ -188,8 +188,7 @@ describe('the app on a phone', () => {
   });
 
   it('keeps the side-by-side panes and the sidebar on a wide window', async () => {
-    const page = await freshPage(product.browser);
-    await logIn(page, product.server.url, ADMIN, DEMO_PASSWORD);
+    const page = await signedIn(product, ADMIN);
     await page.goto(`${product.server.url}/inbox/${slug}`);
     await page.getByRole('list', { name: 'Received packages' }).waitFor();
     await page.getByRole('region', { name: 'Package details' }).waitFor();

@@ -3,15 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api } from '@filerunner/protocol';
 import { apiLogin, changeDemoSettings, DEMO_PASSWORD, productOfFile, waitForMail } from './harness';
-import {
-  folderToPick,
-  freshPage,
-  logIn,
-  patternOf,
-  see,
-  sendPickedFolder,
-  uncovered,
-} from './pages';
+import { folderToPick, patternOf, see, sendPickedFolder, signedIn, uncovered } from './pages';
 
 // The transfer side panel as the demo sender watches it. Storage answers every request late
 // (STORE_FAULTS delay) and the demo contract sends with one worker, so a folder of 200 small
@@ -35,8 +27,7 @@ const takes = (count: number, size: number) =>
 
 /** Opens the Share screen as the demo sender and sends the folder as a package of that name. */
 async function sendFolder(folder: string, count: number, size: number): Promise<Page> {
-  const page = await freshPage(product.browser);
-  await logIn(page, product.server.url, SENDER, DEMO_PASSWORD);
+  const page = await signedIn(product, SENDER);
   await page.goto(`${product.server.url}/share`);
   await folderToPick(page, folder, takes(count, size));
   await sendPickedFolder(page, folder);
