@@ -15,7 +15,7 @@ import {
   type StorageDriver,
 } from '../../storage';
 import { downloadMessages } from './download-messages';
-import { layoutTar, piecesForRange, type TarLayout } from '@filerunner/transfer';
+import { entryHeader, layoutTar, piecesForRange, type TarLayout } from '@filerunner/transfer';
 import { packageMhlBuild, type MhlMember, type PackageMhl } from '../mhl/package-mhl';
 
 /** A stored file with the object it lives in (its key is known). */
@@ -34,6 +34,11 @@ export interface PackageTar {
   readonly layout: TarLayout;
   /** Every header's mtime: the package's send time, Unix seconds. */
   readonly mtime: number;
+  /**
+   * Entry headers built so far: a tar kept for a download's ranged requests builds each once
+   * (for small files, building headers was a twentieth of serving them).
+   */
+  readonly headers: (Uint8Array | undefined)[];
 }
 
 /**
@@ -57,7 +62,7 @@ export async function packageTar(
     ...servable.map((f) => ({ path: f.userPath, size: f.size, mtime })),
     ...written.map((m) => ({ path: m.path, size: m.bytes.byteLength, mtime })),
   ]);
-  return { files: servable, written, mhl, layout, mtime };
+  return { files: servable, written, mhl, layout, mtime, headers: [] };
 }
 
 /** The tar's members in order, as the download grant lists them for the download engine. */
@@ -119,7 +124,8 @@ type BodyPart = { readonly kind: 'bytes'; readonly data: Uint8Array } | FileSlic
 
 /** The parts of tar bytes [range.offset, range.offset + range.length). */
 export function tarParts(pkg: PackageRow, tar: PackageTar, range: ByteRange): BodyPart[] {
-  return piecesForRange(tar.layout, range).map((piece) => {
+  const headerOf = (index: number) => (tar.headers[index] ??= entryHeader(tar.layout, index));
+  return piecesForRange(tar.layout, range, headerOf).map((piece) => {
     if (piece.kind === 'bytes') return piece;
     const file = tar.files[piece.entry];
     if (file) return fileSlice(pkg, file, piece.offset, piece.length);

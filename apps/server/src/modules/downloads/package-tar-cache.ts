@@ -127,8 +127,9 @@ function tarKey(pkg: PackageRow, hostname: string): string {
  */
 function estimatedBytes(tar: PackageTar): number {
   let bytes = 0;
+  // Each file's row, and its header once a request has built it (512 bytes, more with PAX).
   for (const file of tar.files) {
-    bytes += 400 + 2 * (file.userPath.length + file.objectKey.length);
+    bytes += 400 + 512 + 2 * (file.userPath.length + file.objectKey.length);
   }
   for (const member of tar.written) bytes += 200 + member.bytes.byteLength;
   return bytes + tar.mhl.hashList.byteLength + tar.mhl.chain.byteLength;

@@ -130,6 +130,8 @@ export function entryHeader(layout: TarLayout, index: number): Uint8Array<ArrayB
 export function piecesForRange(
   layout: TarLayout,
   range: { offset: number; length: number },
+  /** Entry `index`'s header bytes; a caller serving the same layout often may keep them. */
+  headerOf: (index: number) => Uint8Array = (index) => entryHeader(layout, index),
 ): TarPiece[] {
   const { offset, length } = range;
   if (
@@ -163,7 +165,7 @@ export function piecesForRange(
     const entryEnd = entry.dataOffset + padded(entry.source.size);
     if (at < entry.dataOffset) {
       const stop = Math.min(end, entry.dataOffset);
-      const header = entryHeader(layout, index);
+      const header = headerOf(index);
       pending.push(header.subarray(at - entry.headerOffset, stop - entry.headerOffset));
       at = stop;
     } else if (at < dataEnd) {
