@@ -228,7 +228,11 @@ describe('when storage fails', () => {
     expect(parseServedRanges(row!.servedRanges)).toEqual([[0, row!.bytesSent]]);
   });
 
-  it('counts the prefix a cut-off response handed over, so a resume on a new grant completes it', async () => {
+  /**
+   * A 32 MiB package for the receiver, its tar granted, fetched and cut a few MiB in (the page
+   * closes): answers the grant and how many bytes the client read.
+   */
+  async function cutLargeDownload() {
     const { pkg } = await createPackage(server, {
       contractId: fx.contract.id,
       senderId: fx.sender.user.id,
@@ -236,12 +240,15 @@ describe('when storage fails', () => {
     });
     const recipient = await addRecipient(server, pkg.id, fx.receiver.user);
     const first = (await grant(pkg.slug)).json() as { download_url: string; size: number };
-    const response = await fetch(origin + new URL(first.download_url).pathname);
-    const reader = response.body!.getReader();
+    const reader = (await fetch(origin + new URL(first.download_url).pathname)).body!.getReader();
     let received = 0;
     while (received < 4 << 20) received += (await reader.read()).value!.byteLength;
-    // The page closes: the 32 MiB tar is cut a few MiB in.
     await reader.cancel();
+    return { pkg, recipient, first, received };
+  }
+
+  it('counts the prefix a cut-off response handed over, so a resume on a new grant completes it', async () => {
+    const { pkg, recipient, first, received } = await cutLargeDownload();
     const cut = await recorded(recipient.id);
     const [[start, end]] = parseServedRanges(cut!.servedRanges) as [[number, number]];
     expect(start).toBe(0);
@@ -266,20 +273,8 @@ describe('when storage fails', () => {
   });
 
   it("keeps a browser's resume on the same grant in the cut-off download's record", async () => {
-    const { pkg } = await createPackage(server, {
-      contractId: fx.contract.id,
-      senderId: fx.sender.user.id,
-      files: 'large',
-    });
-    const recipient = await addRecipient(server, pkg.id, fx.receiver.user);
-    const { download_url: url, size } = (await grant(pkg.slug)).json() as {
-      download_url: string;
-      size: number;
-    };
-    const reader = (await fetch(origin + new URL(url).pathname)).body!.getReader();
-    let received = 0;
-    while (received < 4 << 20) received += (await reader.read()).value!.byteLength;
-    await reader.cancel();
+    const { recipient, first, received } = await cutLargeDownload();
+    const { download_url: url, size } = first;
     await server.ctx.pendingWork.settled();
     // The browser asks from the bytes it has: the server counted more than that before the
     // cut, and the overlap is still the same download.
