@@ -11,6 +11,7 @@ import { api, createRouteClient, type RouteArgs, type RouteClient } from '@filer
 import { FetchHttpClient, signedInClient } from '@filerunner/transfer/node';
 import { stopEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database';
+import { SERVER_NODE_FLAGS } from '../apps/server/src/node-flags';
 import {
   readMailFolder,
   waitForMailIn,
@@ -114,7 +115,7 @@ export interface RunningServer {
 
 /** Starts the server on the site and waits until /healthcheck answers. */
 export async function startServer(site: Site): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', serverEntry], {
     cwd: repoRoot,
     env: site.env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -68,7 +68,8 @@ start_node() { # index [seed]
     set +a
     export PORT=$port DATA_DIR="$DIR/nodes/$i" SEED_DEMO=$seed
     cd "$ROOT/apps/server"
-    exec node --import tsx src/main.ts >>"$DIR/logs/node-$i.log" 2>&1
+    # The flag: see apps/server/src/node-flags.ts.
+    exec node --initial-old-space-size=256 --import tsx src/main.ts >>"$DIR/logs/node-$i.log" 2>&1
   ) &
   pid=$!
   echo "$pid" >"$DIR/nodes/$i.pid"

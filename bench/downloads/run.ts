@@ -26,6 +26,7 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags';
 import { tempDataParent } from '../../apps/server/test/temp-data-dir';
 import {
   swiftEnvironment,
@@ -193,6 +194,7 @@ async function main(): Promise<void> {
     server = await startServer(
       process.execPath,
       [
+        ...SERVER_NODE_FLAGS,
         ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProfDir)] : []),
         '--import',
         'tsx',
