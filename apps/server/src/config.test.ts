@@ -37,6 +37,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HELP_URL: 'help centre' })).toThrow(/HELP_URL/);
   });
 
+  it('generates the demo password when DEMO_PASSWORD is empty, as when it is unset', () => {
+    expect(loadConfig({ DEMO_PASSWORD: '' }).demoPassword).toBeUndefined();
+    expect(loadConfig({ DEMO_PASSWORD: 'Chosen-Pass-42' }).demoPassword).toBe('Chosen-Pass-42');
+  });
+
   it('derives the public URL from the port when none is given', () => {
     expect(loadConfig({ PORT: '9090' }).publicUrl).toBe('http://localhost:9090');
   });

@@ -125,7 +125,11 @@ const environment = z.object({
   SMS_AUTH_TOKEN: z.string().min(1).optional(),
   SMS_FROM: z.string().min(1).optional(),
   SEED_DEMO: bool.default(true),
-  DEMO_PASSWORD: z.string().optional(),
+  // `DEMO_PASSWORD=` (as a copied .env line leaves it) asks for a generated one, like no value.
+  DEMO_PASSWORD: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   TRUST_PROXY: z.string().default('false'),
