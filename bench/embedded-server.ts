@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../apps/server/src/node-flags';
+import { serverNodeArgs } from '../apps/server/src/node-flags';
 import { freePort, startServer } from './storage/processes';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
@@ -48,7 +48,7 @@ export async function embeddedServer(
     start: () =>
       startServer(
         process.execPath,
-        [...SERVER_NODE_FLAGS, '--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')],
+        serverNodeArgs(),
         async () => (await fetch(`${origin}/healthcheck`)).ok,
         { cwd: path.join(REPO, 'apps/server'), env },
       ),

@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import { api, createRouteClient } from '@filerunner/protocol';
 import { keepingSessionCookie } from '@filerunner/transfer/node';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database';
-import { SERVER_NODE_FLAGS } from '../apps/server/src/node-flags';
+import { serverNodeArgs } from '../apps/server/src/node-flags';
 import { PASSWORD, tempDataParent } from '../apps/server/test/harness';
 import { hundredths, summary } from './figures';
 import { cpuSeconds, freePort, processTree, startServer, stopServer } from './storage/processes';
@@ -168,13 +168,7 @@ export async function benchServerSetting(prefix: string) {
       if (!scratch) delete serverEnv.DATABASE_URL;
       server = await startServer(
         process.execPath,
-        [
-          ...SERVER_NODE_FLAGS,
-          ...nodeOptions,
-          '--import',
-          'tsx',
-          path.join(REPO, 'apps/server/src/main.ts'),
-        ],
+        serverNodeArgs(nodeOptions),
         async () => (await fetch(`${origin}/healthcheck`)).ok,
         { cwd: path.join(REPO, 'apps/server'), env: serverEnv },
       );

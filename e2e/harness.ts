@@ -11,7 +11,7 @@ import { api, createRouteClient, type RouteArgs, type RouteClient } from '@filer
 import { FetchHttpClient, signedInClient } from '@filerunner/transfer/node';
 import { stopEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database';
-import { SERVER_NODE_FLAGS } from '../apps/server/src/node-flags';
+import { serverNodeArgs } from '../apps/server/src/node-flags';
 import {
   readMailFolder,
   waitForMailIn,
@@ -23,7 +23,6 @@ export type { CapturedMail };
 
 /** The repository root; the server runs from here as `npm start` runs it. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverEntry = path.join(repoRoot, 'apps/server/src/main.ts');
 const adminEntry = path.join(repoRoot, 'apps/server/src/cli/admin.ts');
 
 /** The password of the seeded demo users in these tests; it meets the password rules. */
@@ -115,7 +114,7 @@ export interface RunningServer {
 
 /** Starts the server on the site and waits until /healthcheck answers. */
 export async function startServer(site: Site): Promise<RunningServer> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', serverEntry], {
+  const child = spawn(process.execPath, serverNodeArgs(), {
     cwd: repoRoot,
     env: site.env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -23,7 +23,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags';
+import { serverNodeArgs } from '../../apps/server/src/node-flags';
 import { tempDataParent } from '../../apps/server/test/temp-data-dir';
 import { hundredths, summary } from '../figures';
 import { buildWeb } from '../web-build';
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     const origin = `http://127.0.0.1:${port}`;
     server = await startServer(
       process.execPath,
-      [...SERVER_NODE_FLAGS, '--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')],
+      serverNodeArgs(),
       // startServer asks 200 times; each ask waits up to 1 s here, as the embedded PostgreSQL
       // starts slowly on a busy machine.
       async () => {

@@ -26,7 +26,7 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags';
+import { serverNodeArgs } from '../../apps/server/src/node-flags';
 import { tempDataParent } from '../../apps/server/test/temp-data-dir';
 import {
   swiftEnvironment,
@@ -193,13 +193,7 @@ async function main(): Promise<void> {
     const origin = `http://127.0.0.1:${port}`;
     server = await startServer(
       process.execPath,
-      [
-        ...SERVER_NODE_FLAGS,
-        ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProfDir)] : []),
-        '--import',
-        'tsx',
-        path.join(REPO, 'apps/server/src/main.ts'),
-      ],
+      serverNodeArgs(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProfDir)] : []),
       async () => (await fetch(`${origin}/healthcheck`)).ok,
       {
         cwd: path.join(REPO, 'apps/server'),

@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 /**
  * The Node.js flags the server runs with (`npm start`, the cluster script, the benches and the
  * browser suites' servers). Only the command line can set them: NODE_OPTIONS refuses them.
@@ -15,3 +17,13 @@
  * server memory with it, 408 without).
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--initial-old-space-size=256'];
+
+const SERVER_ENTRY = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+/**
+ * The arguments after `node` that start the server from its sources as `npm start` does, with
+ * `nodeOptions` (a profiler, say) before the script: for the processes tests and benches start.
+ */
+export function serverNodeArgs(nodeOptions: readonly string[] = []): string[] {
+  return [...SERVER_NODE_FLAGS, ...nodeOptions, '--import', 'tsx', SERVER_ENTRY];
+}
