@@ -1,10 +1,11 @@
 import {
+  FetchHttpClient,
   planUpload,
   nodeUploadPorts,
   UploadRunner,
   type ByteSource,
 } from '@filerunner/transfer/node';
-import { api } from '@filerunner/protocol';
+import { api, type HttpClient } from '@filerunner/protocol';
 import { apiLogin, DEMO_PASSWORD } from './harness';
 
 /** A file of a package sent in a test: its path in the package and its bytes. */
@@ -52,6 +53,36 @@ export async function sendDemoPackage(baseUrl: string, sent: DemoPackage): Promi
   return (await demoSender(baseUrl, sent.sender)).send(sent);
 }
 
+/**
+ * The engine's HTTP client, remembering the last answers that failed (method, path without its
+ * query, status or why none came): a send that fails a test says what the server or the store
+ * answered, which the engine's own message ("Uploads failed to complete") leaves out.
+ */
+function httpRememberingFailures(): { http: HttpClient; failures: string[] } {
+  const inner = new FetchHttpClient();
+  const failures: string[] = [];
+  const remember = (failure: string) => {
+    failures.push(failure);
+    if (failures.length > 5) failures.shift();
+  };
+  return {
+    failures,
+    http: {
+      async request(request) {
+        const what = `${request.method} ${new URL(request.url).pathname}`;
+        try {
+          const response = await inner.request(request);
+          if (response.status >= 400) remember(`${what} answered ${response.status}`);
+          return response;
+        } catch (error) {
+          remember(`${what} got no answer (${error instanceof Error ? error.message : error})`);
+          throw error;
+        }
+      },
+    },
+  };
+}
+
 /** Long enough for a small package on a loaded machine, short of any test's timeout. */
 const SEND_DEADLINE_MS = 90_000;
 
@@ -73,6 +104,7 @@ export async function demoSender(baseUrl: string, email: string) {
         lastModified: 1_700_000_000_000,
         slice: (start, end) => new Blob([new Uint8Array(f.bytes.subarray(start, end))]),
       }));
+      const { http, failures } = httpRememberingFailures();
       const runner = new UploadRunner(
         {
           api: { baseUrl: `${baseUrl}/api`, headers: { cookie, 'x-client-version': 'e2e' } },
@@ -88,7 +120,7 @@ export async function demoSender(baseUrl: string, email: string) {
             },
           },
         },
-        nodeUploadPorts(),
+        nodeUploadPorts({ http }),
       );
       // A send that waits forever (paused, or on an answer that never comes) fails the test with
       // what the engine was doing, rather than leaving it to the test's timeout to say nothing.
@@ -98,12 +130,14 @@ export async function demoSender(baseUrl: string, email: string) {
         new Promise<never>((_, reject) => {
           overdue = setTimeout(() => {
             const { status, pausedFor, error } = runner.record;
-            const why = [status, pausedFor, error].filter(Boolean).join(', ');
+            const why = [status, pausedFor, error, ...failures].filter(Boolean).join(', ');
             reject(new Error(`"${sent.name}" not sent after ${SEND_DEADLINE_MS} ms: ${why}`));
           }, SEND_DEADLINE_MS);
         }),
       ]).finally(() => clearTimeout(overdue));
-      if (record.status !== 'COMPLETED') throw new Error(`the upload ended ${record.status}`);
+      if (record.status !== 'COMPLETED') {
+        throw new Error(`the upload ended ${record.status}: ${failures.join(', ')}`);
+      }
       return runner.package!.slug;
     },
   };

@@ -105,7 +105,19 @@ error_log $DIR/logs/nginx-error.log warn;
 events { worker_connections 4096; }
 
 http {
-  access_log $DIR/logs/nginx-access.log;
+  # The log shows the path without its query (an external link's key travels there) and with the
+  # token of a download or an account link replaced, as the nodes' own logs do: a log must not
+  # let its reader download a package or take over an account. Which node answered, with what
+  # and how fast, is what an operator reads it for.
+  map \$uri \$logged_path {
+    ~^(/api/downloads/)[^/]+(.*)\$ \$1[secret]\$2;
+    ~^(.*/(?:activate|resetpassword)/[^/]+/)[^/]+(.*)\$ \$1[secret]\$2;
+    default \$uri;
+  }
+  log_format filerunner '\$remote_addr [\$time_local] "\$request_method \$logged_path" \$status '
+    '\$body_bytes_sent \$request_time upstream=\$upstream_addr '
+    'upstream_status=\$upstream_status upstream_time=\$upstream_response_time';
+  access_log $DIR/logs/nginx-access.log filerunner;
   client_body_temp_path $DIR/nginx/client-body;
   proxy_temp_path $DIR/nginx/proxy;
   fastcgi_temp_path $DIR/nginx/fastcgi;

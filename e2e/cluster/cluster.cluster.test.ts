@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '@filerunner/protocol';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
@@ -18,6 +20,15 @@ let browser: Browser;
 beforeAll(async () => {
   cluster = await startCluster(3);
   browser = await launchBrowser();
+});
+// The cluster's logs go with it: a failed test prints what the nodes and the balancer said.
+beforeEach(({ onTestFailed }) => {
+  const since = Date.now();
+  onTestFailed(async () => {
+    console.error(
+      `what the cluster logged during the test:\n${await cluster.failureReport(since)}`,
+    );
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -133,6 +144,11 @@ describe('a cluster of three nodes behind nginx', () => {
     // The tar holds the file after its 512-byte header, byte for byte.
     expect(sha(bytes.subarray(512, 512 + file.bytes.length))).toBe(sha(file.bytes));
     await cluster.startNode(victim);
+    // The balancer logged every range, without the token that lets its reader download them.
+    const token = new URL(grant.download_url).pathname.split('/')[3]!;
+    const log = await readFile(path.join(cluster.dir, 'logs', 'nginx-access.log'), 'utf8');
+    expect(log).toContain('"GET /api/downloads/[secret]/Killed mid-download.tar" 206');
+    expect(log).not.toContain(token);
   });
 
   it('runs each job once: one mail per package and per report, however many nodes', async () => {

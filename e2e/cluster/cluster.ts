@@ -33,6 +33,12 @@ export interface Cluster {
   mails(): Promise<CapturedMail[]>;
   /** A figure of node `i`'s /metrics, e.g. `filerunner_transfers_in_progress{direction="download"}`. */
   metric(i: number, series: string): Promise<number>;
+  /**
+   * What the cluster logged that a failed test's reader needs, since `since` (ms): each node's
+   * warnings and errors, the balancer's errors, and the requests it answered with a 5xx or a
+   * node answered with one (the logs are deleted with the cluster, so a failure prints this).
+   */
+  failureReport(since: number): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -103,6 +109,9 @@ export async function startCluster(nodes = 3): Promise<Cluster> {
       const line = (await response.text()).split('\n').find((l) => l.startsWith(`${series} `));
       return line ? Number(line.slice(series.length + 1)) : 0;
     },
+    async failureReport(since) {
+      return failureReport(path.join(dir, 'logs'), since);
+    },
     async stop() {
       await cli('stop', dir);
       await rm(dir, { recursive: true, force: true });
@@ -112,6 +121,38 @@ export async function startCluster(nodes = 3): Promise<Cluster> {
       await admin.end();
     },
   };
+}
+
+/** Lines of the report per log, the last ones kept: enough to see a pattern, short enough to read. */
+const REPORT_LINES = 40;
+
+async function failureReport(logs: string, since: number): Promise<string> {
+  const lines = async (file: string) =>
+    (await readFile(path.join(logs, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  const sections: string[] = [];
+  const section = (title: string, found: string[]) => {
+    if (found.length) sections.push(`== ${title}`, ...found.slice(-REPORT_LINES));
+  };
+  for (const file of (await readdir(logs)).filter((f) => /^node-\d+\.log$/.test(f)).sort()) {
+    // pino's JSON lines: level 40 is a warning, 50 an error; the nodes redact their own secrets.
+    section(
+      file,
+      (await lines(file)).filter((line) => {
+        if (!line.startsWith('{')) return false;
+        const entry = JSON.parse(line) as { level?: number; time?: number };
+        return (entry.level ?? 0) >= 40 && (entry.time ?? 0) >= since;
+      }),
+    );
+  }
+  section('nginx-error.log', await lines('nginx-error.log'));
+  // The balancer's log format (scripts/cluster.sh) keeps secrets out of its paths.
+  section(
+    'nginx-access.log: 5xx answers',
+    (await lines('nginx-access.log')).filter((line) =>
+      / 5\d\d |upstream_status=[^ ]*5\d\d/.test(line),
+    ),
+  );
+  return sections.length ? sections.join('\n') : 'the cluster logged no warning, error or 5xx';
 }
 
 function alive(pid: number): boolean {
