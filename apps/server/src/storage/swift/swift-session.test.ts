@@ -14,11 +14,14 @@ describe('SwiftSession', () => {
   let validToken: string;
   let logins: number;
   const seen: { method: string; url: string; token: string | undefined }[] = [];
+  /** How many more requests to a path Swift refuses with 503 before it answers again. */
+  const busy = new Map<string, number>();
 
   beforeEach(async () => {
     logins = 0;
     validToken = 'AUTH_tk1';
     seen.length = 0;
+    busy.clear();
     server = createServer((req: IncomingMessage, res) => {
       if (req.url === '/auth/v1.0') {
         if (
@@ -36,6 +39,12 @@ describe('SwiftSession', () => {
       }
       const token = req.headers['x-auth-token'] as string | undefined;
       seen.push({ method: req.method ?? '', url: req.url ?? '', token });
+      const refusals = busy.get(req.url ?? '') ?? 0;
+      if (refusals > 0) {
+        busy.set(req.url ?? '', refusals - 1);
+        res.writeHead(503).end('Service Unavailable');
+        return;
+      }
       res.writeHead(token === validToken ? 204 : 401).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,5 +103,30 @@ describe('SwiftSession', () => {
       key: 'wrong',
     });
     await expect(session.connect()).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('reads again while Swift refuses for a moment, and gives its last answer when it goes on', async () => {
+    const session = new SwiftSession(
+      { storageUrl: `${origin}/v1/AUTH_test`, token: 'AUTH_tk1' },
+      [5, 5, 5],
+    );
+    busy.set('/v1/AUTH_test/c?prefix=p', 2);
+    expect((await session.request({ method: 'GET', path: '/c?prefix=p' })).status).toBe(204);
+    busy.set('/v1/AUTH_test/c/o', 9);
+    expect((await session.request({ method: 'HEAD', path: '/c/o' })).status).toBe(503);
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      ...Array<string>(3).fill('GET /v1/AUTH_test/c?prefix=p'),
+      ...Array<string>(4).fill('HEAD /v1/AUTH_test/c/o'),
+    ]);
+  });
+
+  it('sends a write once, whatever Swift answers', async () => {
+    const session = new SwiftSession(
+      { storageUrl: `${origin}/v1/AUTH_test`, token: 'AUTH_tk1' },
+      [5, 5, 5],
+    );
+    busy.set('/v1/AUTH_test/c/o', 1);
+    expect((await session.request({ method: 'PUT', path: '/c/o', body: 'x' })).status).toBe(503);
+    expect(seen).toHaveLength(1);
   });
 });

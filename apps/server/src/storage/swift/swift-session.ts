@@ -24,6 +24,21 @@ export interface SwiftRequest {
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
+ * Waits before each new attempt of a read Swift answered with a server fault or did not answer:
+ * a proxy or container server under a burst of writes refuses for a moment (a container's
+ * database locked by the updates of many new objects), and a package sent or a download asked
+ * in that moment should not fail for it. Swift's own client retries the same way. Four retries,
+ * under 4 s in all; writes are not repeated here (their callers know whether they may be).
+ */
+export const SWIFT_READ_RETRY_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000];
+
+/** Methods that change nothing, so sending one again can only get a fresher answer. */
+const READS = new Set(['GET', 'HEAD']);
+
+/** Server faults worth another attempt; 507 (a full store) is not a moment's refusal. */
+const retriable = (status: number) => status >= 500 && status !== 507 && status !== 501;
+
+/**
  * A logged-in Swift account: v1 auth (X-Auth-User / X-Auth-Key → X-Storage-Url, X-Auth-Token)
  * and requests carrying the token. A 401 renews the token once and repeats the request,
  * because tokens expire (tempauth: after a day) while the server runs for weeks.
@@ -33,7 +48,10 @@ export class SwiftSession {
   private storage: string | undefined;
   private login: Promise<void> | null = null;
 
-  constructor(private readonly credentials: SwiftCredentials) {
+  constructor(
+    private readonly credentials: SwiftCredentials,
+    private readonly readRetryDelaysMs: readonly number[] = SWIFT_READ_RETRY_DELAYS_MS,
+  ) {
     this.token = credentials.token;
     this.storage = credentials.storageUrl?.replace(/\/+$/, '');
     const canLogin = Boolean(credentials.authUrl && credentials.user && credentials.key);
@@ -93,8 +111,29 @@ export class SwiftSession {
     this.storage ??= storage.replace(/\/+$/, '');
   }
 
-  /** Sends a request with the token; on 401 renews the token and sends it once more. */
+  /**
+   * Sends a request with the token; on 401 renews the token and sends it once more. A read that
+   * meets a server fault or no answer is tried again after each of the retry delays; the last
+   * attempt's answer or error is the caller's.
+   */
   async request(request: SwiftRequest): Promise<Response> {
+    const delays = READS.has(request.method) ? this.readRetryDelaysMs : [];
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= delays.length;
+      try {
+        const response = await this.requestOnce(request);
+        if (last || !retriable(response.status)) return response;
+        await response.body?.cancel();
+      } catch (error) {
+        // A read that waited its whole timeout is not tried again: the caller has waited enough.
+        const refused = error instanceof StorageError && error.code === 'unavailable';
+        if (last || !refused || error instanceof NoAnswerInTime) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+    }
+  }
+
+  private async requestOnce(request: SwiftRequest): Promise<Response> {
     await this.connect();
     const tokenUsed = this.token;
     const first = await this.send(request);
@@ -119,10 +158,20 @@ export class SwiftSession {
         signal: controller.signal,
       });
     } catch (error) {
-      throw new StorageError('unavailable', `Swift ${request.method} failed: ${String(error)}`);
+      const message = `Swift ${request.method} failed: ${String(error)}`;
+      throw controller.signal.aborted
+        ? new NoAnswerInTime(message)
+        : new StorageError('unavailable', message);
     } finally {
       // Only the wait for the headers is bounded; a long download keeps streaming.
       clearTimeout(timer);
     }
+  }
+}
+
+/** Swift did not answer within the request's timeout (unavailable, but not worth a retry). */
+class NoAnswerInTime extends StorageError {
+  constructor(message: string) {
+    super('unavailable', message);
   }
 }
