@@ -47,8 +47,20 @@ if [ ! -d node_modules ]; then
   exit 1
 fi
 
-echo "== unit and integration tests (database: ${DATABASE_URL:+PostgreSQL at DATABASE_URL}${DATABASE_URL:-embedded PostgreSQL})"
-npx vitest run
+# TEST_SCOPE=storage runs only the suites that reach the database or the object store: the
+# server's and the command line's integration files (apps/server, apps/cli/test) and the browser
+# suites that send or receive files (e2e/vitest.config.ts). CI's second leg runs it on PostgreSQL
+# and Swift, after the first ran everything: the web app's and the packages' own unit files and
+# the screens-only browser suites would prove the same thing twice.
+unit_files=()
+case ${TEST_SCOPE:-all} in
+  all) ;;
+  storage) unit_files=(apps/server apps/cli/test) ;;
+  *) echo "TEST_SCOPE must be all or storage, not '$TEST_SCOPE'." >&2; exit 1 ;;
+esac
+
+echo "== unit and integration tests (database: ${DATABASE_URL:+PostgreSQL at DATABASE_URL}${DATABASE_URL:-embedded PostgreSQL}; scope: ${TEST_SCOPE:-all})"
+npx vitest run "${unit_files[@]}"
 
 echo "== browser tests (the e2e script builds the web app first)"
 npm run test:e2e --silent
