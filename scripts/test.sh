@@ -59,7 +59,10 @@ case ${TEST_SCOPE:-all} in
   *) echo "TEST_SCOPE must be all or storage, not '$TEST_SCOPE'." >&2; exit 1 ;;
 esac
 
-echo "== unit and integration tests (database: ${DATABASE_URL:+PostgreSQL at DATABASE_URL}${DATABASE_URL:-embedded PostgreSQL}; scope: ${TEST_SCOPE:-all})"
+# The database is named, never its URL: a URL may carry a password.
+database="embedded PostgreSQL"
+[ -n "${DATABASE_URL:-}" ] && database="PostgreSQL at DATABASE_URL"
+echo "== unit and integration tests (database: $database; scope: ${TEST_SCOPE:-all})"
 npx vitest run "${unit_files[@]}"
 
 echo "== browser tests (the e2e script builds the web app first)"
