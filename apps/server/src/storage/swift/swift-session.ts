@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StorageError } from '../storage-driver';
 
 export interface SwiftCredentials {
@@ -129,7 +130,7 @@ export class SwiftSession {
         const refused = error instanceof StorageError && error.code === 'unavailable';
         if (last || !refused || error instanceof NoAnswerInTime) throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+      await sleep(delays[attempt]);
     }
   }
 
