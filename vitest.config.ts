@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { testReporters } from './scripts/test-reporters';
 
 // Unit and integration tests of every workspace; the browser suites live in e2e/ with their own config.
 export default defineConfig({
@@ -13,6 +14,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    reporters: testReporters('unit'),
     // One embedded PostgreSQL for the run unless DATABASE_URL names a server.
     globalSetup: ['apps/server/test/global-database.ts'],
   },

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { testReporters } from '../scripts/test-reporters';
 
 // The cluster suite: one cluster (scripts/cluster.sh: three nodes, PostgreSQL, Swift, nginx) per
 // file, files one after another; starting one takes a minute on a small machine.
@@ -11,5 +12,6 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: false,
     maxWorkers: 1,
+    reporters: testReporters('cluster'),
   },
 });

@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { testReporters } from '../scripts/test-reporters';
 
 // Browser suites: each file starts its own server and Chromium, so files run one after another
 // in a single process, with timeouts sized for a server start and a whole user journey.
@@ -23,6 +24,7 @@ export default defineConfig({
     pool: 'forks',
     fileParallelism: false,
     maxWorkers: 1,
+    reporters: testReporters('browser'),
     // expect.poll waits on the page as long as a locator does (pages.ts: freshPage).
     expect: { poll: { timeout: 15_000, interval: 100 } },
   },
