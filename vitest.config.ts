@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { testReporters } from './scripts/test-reporters';
+import { testReporters } from './scripts/test-reporters.ts';
 
 // Unit and integration tests of every workspace; the browser suites live in e2e/ with their own config.
 export default defineConfig({

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { testReporters } from '../scripts/test-reporters';
+import { testReporters } from '../scripts/test-reporters.ts';
 
 // The cluster suite: one cluster (scripts/cluster.sh: three nodes, PostgreSQL, Swift, nginx) per
 // file, files one after another; starting one takes a minute on a small machine.

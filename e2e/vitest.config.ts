@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { testReporters } from '../scripts/test-reporters';
+import { testReporters } from '../scripts/test-reporters.ts';
 
 // Browser suites: each file starts its own server and Chromium, so files run one after another
 // in a single process, with timeouts sized for a server start and a whole user journey.
