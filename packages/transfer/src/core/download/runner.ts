@@ -29,7 +29,8 @@ import { CheckQueue, checksOf, runCheck, type FileCheck } from './verification';
  * @throws DownloadFailedError when the whole download stops (see its kind), or the signal's
  *   reason when aborted; what was written is kept in the ledger for the next run.
  */
-export function runDownload(job: DownloadJob): Promise<DownloadOutcome> {
+export async function runDownload(job: DownloadJob): Promise<DownloadOutcome> {
+  // Async, so a file list refused by the plan rejects like every other failure.
   return new DownloadRun(job).run();
 }
 
