@@ -160,7 +160,18 @@ class DownloadRun {
     const kept = await store?.get(key);
     const usable =
       kept && kept.version === 1 && kept.mode === this.sink.mode && kept.etag === this.etag;
-    const { resumable, failed } = await this.sink.open(this.plan.targets, this.ended.signal);
+    // Finished in this folder by an earlier run, whatever the object's ETag is now.
+    const writtenBefore = new Set<number>();
+    if (kept?.mode === this.sink.mode) {
+      for (const [index, entry] of Object.entries(kept.targets)) {
+        if (entry.done) writtenBefore.add(Number(index));
+      }
+    }
+    const { resumable, failed } = await this.sink.open(
+      this.plan.targets,
+      this.ended.signal,
+      writtenBefore,
+    );
     for (const target of this.plan.targets) {
       const { index, size } = target;
       const refused = failed?.get(index);
