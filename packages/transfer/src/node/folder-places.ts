@@ -1,8 +1,7 @@
 import { constants, type Dirent } from 'node:fs';
 import { lstat, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { DownloadSinkError } from '../core/download/ports';
-import { quotedNames, staysInFolder } from '../core/download/folder-paths';
+import { nameOutsideFolder, staysInFolder } from '../core/download/folder-paths';
 
 /**
  * Flags that open a file without following a symbolic link in its last component (the folders
@@ -46,11 +45,7 @@ export class FolderPlaces {
       relative !== '..' &&
       !relative.startsWith(`..${path.sep}`);
     if (!staysInFolder(name) || !inside) {
-      throw new DownloadSinkError(
-        'name',
-        `${quotedNames([name])}: not a name that stays inside the folder on every system`,
-        false,
-      );
+      throw nameOutsideFolder(name);
     }
     return file;
   }

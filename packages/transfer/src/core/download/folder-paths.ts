@@ -4,6 +4,7 @@ import {
   filenameProblem,
   isPackagePath,
 } from '@filerunner/protocol';
+import { DownloadSinkError } from './ports';
 
 /*
  * The sinks' containment rule: which names a download may write inside the folder it was given.
@@ -22,6 +23,15 @@ export function staysInFolder(path: string): boolean {
     path
       .split('/')
       .every((segment) => filenameProblem(segment, defaultFilesystemConstraints) === null)
+  );
+}
+
+/** How a sink refuses a target whose name fails `staysInFolder`: that file fails, the rest go on. */
+export function nameOutsideFolder(name: string): DownloadSinkError {
+  return new DownloadSinkError(
+    'name',
+    `${quotedNames([name])}: not a name that stays inside the folder on every system`,
+    false,
   );
 }
 
