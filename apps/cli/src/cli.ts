@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { CliFailure, exitCodes, exitCodesHelp } from './failures';
+import { CliFailure, exitCodes, exitCodesHelp, withoutSecrets } from './failures';
 import { progressView } from './progress-view';
 import { receive, receiveLine, type ReceiveSource } from './receive';
 import { send } from './send';
@@ -91,7 +91,11 @@ function program(run: { exitCode: number }): Command {
     )
     .addOption(new Option('--url <url>', 'the FileRunner address').env('FILERUNNER_URL'))
     .addOption(new Option('--api-key <key>', 'an API key of a recipient').env('FILERUNNER_API_KEY'))
-    .option('--out <dir>', 'the folder to receive into', '.')
+    .option(
+      '--out <dir>',
+      'the folder to receive into (default: a new folder named after the package, in the current one)',
+    )
+    .option('--overwrite', 'replace files already in --out that filerunner did not write')
     .option('--tar', "keep the package's .tar instead of unpacking it")
     .option('--quiet', 'no progress, only errors')
     .addHelpText('after', receiveHelp)
@@ -101,7 +105,13 @@ function program(run: { exitCode: number }): Command {
       const quietSay = raw.quiet ? () => {} : say;
       let lastAt = 0;
       await receive(
-        { source, out: path.resolve(raw.out), tar: raw.tar === true },
+        {
+          source,
+          ...(raw.out === undefined ? {} : { out: path.resolve(raw.out) }),
+          parent: process.cwd(),
+          tar: raw.tar === true,
+          overwrite: raw.overwrite === true,
+        },
         {
           say: quietSay,
           signal,
@@ -122,17 +132,28 @@ function program(run: { exitCode: number }): Command {
 interface RawReceiveOptions {
   url?: string;
   apiKey?: string;
-  out: string;
+  out?: string;
+  overwrite?: boolean;
   tar?: boolean;
   quiet?: boolean;
 }
 
 const receiveHelp = `
-Exit codes: 0 every file received and verified; 5 the download stopped, or files failed or
-could not be verified (each is named); 2 bad arguments; 3 authentication; 130 Ctrl-C.
-After Ctrl-C or a crash, the same command continues from what is already in the folder
-(ledgers in $XDG_STATE_HOME/filerunner/downloads/<host>.json). Once every file is verified,
-the server's signed delivery receipt is saved beside them as <package>.receipt.jws.`;
+Where the files go:
+  Without --out, into a new folder named after the package in the current folder
+  ("Ep 104", or "Ep 104 (2)" when that name is taken). filerunner never replaces a file it
+  did not write: when --out already holds one of the package's names, it stops before writing
+  anything and lists them (--overwrite replaces them). It never writes through a symbolic link
+  already in the folder, and refuses a package whose names would leave the folder on some
+  system (\\, C:, .., CON, NUL, a trailing dot or space) or name one file twice.
+
+Exit codes: 0 every file received and verified; 5 the download stopped, files failed or
+could not be verified, or the folder or the package's names were refused (each is named);
+2 bad arguments; 3 authentication; 130 Ctrl-C.
+After Ctrl-C or a crash, the same command in the same folder continues from what is already
+there, in the same package folder (ledgers in $XDG_STATE_HOME/filerunner/downloads/<host>.json).
+Once every file is verified, the server's signed delivery receipt is saved beside them as
+<package>.receipt.jws.`;
 
 /** A link, or a slug with --url and --api-key. */
 function receiveSourceOf(target: string | undefined, raw: RawReceiveOptions): ReceiveSource {
@@ -156,10 +177,11 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : exitCodes.badArguments;
     }
     if (error instanceof CliFailure) {
-      process.stderr.write(`filerunner: ${error.message}\n`);
+      process.stderr.write(`filerunner: ${withoutSecrets(error.message)}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`filerunner: unexpected error: ${(error as Error)?.stack ?? error}\n`);
+    const unexpected = String((error as Error)?.stack ?? error);
+    process.stderr.write(`filerunner: unexpected error: ${withoutSecrets(unexpected)}\n`);
     return exitCodes.unexpected;
   }
 }

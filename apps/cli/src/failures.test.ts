@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@filerunner/protocol';
-import { failureOfCall, serverMessage } from './failures';
+import { failureOfCall, serverMessage, withoutSecrets } from './failures';
 
 const url = 'https://files.example.com';
 
@@ -42,5 +42,28 @@ describe('failures of API calls', () => {
       exitCode: 5,
       message: 'The server failed to create the package (503).',
     });
+  });
+});
+
+describe('withoutSecrets', () => {
+  it('hides download tokens, link keys and storage signatures, and keeps the rest readable', () => {
+    const token = 'dl_3f9a8Q-xY_1234567890abcdef';
+    expect(
+      withoutSecrets(
+        `The download could not start: HEAD https://files.example.com/api/downloads/${token}/Ep%20104.tar: network error.`,
+      ),
+    ).toBe(
+      'The download could not start: HEAD https://files.example.com/api/downloads/…/Ep%20104.tar: network error.',
+    );
+    expect(
+      withoutSecrets(
+        'Not a link: https://files.example.com/inbox/external/ab12?key=s3cr3t&x=1 and ?temp_url_sig=abc',
+      ),
+    ).toBe(
+      'Not a link: https://files.example.com/inbox/external/ab12?key=…&x=1 and ?temp_url_sig=…',
+    );
+    expect(withoutSecrets('at /api/downloads/tok')).toBe('at /api/downloads/…');
+    const plain = 'The server refused to download (404): Not found.';
+    expect(withoutSecrets(plain)).toBe(plain);
   });
 });

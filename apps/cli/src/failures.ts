@@ -54,6 +54,18 @@ export class CliFailure extends Error {
 }
 
 /**
+ * `text` with the secrets an error may carry replaced by '…': a download grant's token (its URL
+ * works for 24 hours, without a session: `/api/downloads/<token>/…`) and the values of `key=`
+ * (a recipient's link) and of storage signatures in a query. Every message the command prints
+ * about a failure goes through here, whatever raised it.
+ */
+export function withoutSecrets(text: string): string {
+  return text
+    .replace(/(\/downloads\/)[^/?#\s]+/g, '$1…')
+    .replace(/([?&](?:key|api_key|token|signature|temp_url_sig)=)[^&#\s]*/gi, '$1…');
+}
+
+/**
  * The server's words from an error answer: its `detail`, or its field errors as
  * `field: message` (the shapes the API answers with), or null when it said nothing readable.
  */

@@ -16,6 +16,10 @@ import {
   FetchHttpClient,
   FolderSink,
   JsonFileResumeStore,
+  ledgerKeyOf,
+  OccupiedFolderError,
+  planDownload,
+  quotedNames,
   requestReceipt,
   runDownload,
   systemClock,
@@ -26,6 +30,7 @@ import {
   type DownloadProgress,
 } from '@filerunner/transfer/node';
 import { CliFailure, failureOfCall } from './failures';
+import { ReceiveFolders } from './receive-folder';
 import { apiTarget } from './server-api';
 
 /** Where the package comes from: a recipient's external link, or a slug with an API key. */
@@ -35,10 +40,17 @@ export type ReceiveSource =
 
 export interface ReceiveOptions {
   readonly source: ReceiveSource;
-  /** The folder the files go into (made if missing). */
-  readonly out: string;
+  /**
+   * The folder the files go into (made if missing); without one, a new folder named after the
+   * package inside `parent` (see `ReceiveFolders`).
+   */
+  readonly out?: string;
+  /** Where the package's own folder is made when `out` is not given. */
+  readonly parent: string;
   /** Keep the package's `.tar` instead of unpacking it. */
   readonly tar: boolean;
+  /** Replace files already in the folder that no earlier run of this download wrote. */
+  readonly overwrite: boolean;
 }
 
 /**
@@ -140,22 +152,35 @@ export async function receive(
     size: grant.size,
     tar: { mtime: grant.mtime, files: grant.files },
   };
+  const mode = options.tar ? 'tar' : 'unpack';
+  // A file list a hostile or broken server sent is refused before a folder is made.
+  checkedPlan(descriptor, mode);
+  const ledgerFile = downloadLedgerFile(origin);
+  const download = ledgerKeyOf(descriptor, mode);
+  const folders = new ReceiveFolders(ledgerFile);
+  const packageName = grant.filename.replace(/\.tar$/, '');
+  const out = options.out ?? (await folders.folderFor(download, packageName, options.parent));
   io.say(
-    `Receiving ${grant.filename} (${formatSize(grant.size)}, ${grant.files.length} files) into ${options.out}`,
+    `Receiving ${grant.filename} (${formatSize(grant.size)}, ${grant.files.length} files) into ${out}`,
   );
   let outcome: DownloadOutcome;
   try {
     outcome = await runDownload({
       descriptor,
-      sink: new FolderSink(options.out, options.tar ? 'tar' : 'unpack'),
+      sink: new FolderSink(out, mode, { overwrite: options.overwrite }),
       http: new FetchHttpClient(),
-      ledger: new JsonFileResumeStore<DownloadLedger>(downloadLedgerFile(origin)),
+      ledger: new JsonFileResumeStore<DownloadLedger>(ledgerFile),
+      // The ledger says which files are this download's own, so it is kept per folder.
+      ledgerKey: `${download} in ${path.resolve(out)}`,
       hasher: new XxhashFileHasher(),
       signal: io.signal,
       onProgress: io.onProgress,
     });
   } catch (error) {
     io.signal.throwIfAborted();
+    if (error instanceof DownloadFailedError && error.cause instanceof OccupiedFolderError) {
+      throw occupiedFailure(error.cause, out);
+    }
     if (error instanceof DownloadFailedError) {
       throw new CliFailure('uploadFailed', `The download stopped: ${error.message}`);
     }
@@ -172,14 +197,40 @@ export async function receive(
       `${outcome.verifiedFiles} files verified; these were not:\n${problems.join('\n')}`,
     );
   }
+  if (options.out === undefined) await folders.finished(download, options.parent);
   io.say(`Received ${outcome.verifiedFiles} files, each verified.`);
-  const receiptFile = path.join(options.out, `${grant.filename.replace(/\.tar$/, '')}.receipt.jws`);
+  const receiptFile = path.join(out, `${grant.filename.replace(/\.tar$/, '')}.receipt.jws`);
   if (await saveReceipt(askReceipt, outcome, receiptFile)) {
     io.say(`The server's signed delivery receipt is in ${receiptFile}`);
   } else {
     io.say('The server gave no delivery receipt this time; the files are complete and verified.');
   }
   return outcome;
+}
+
+/** The download's plan, or the failure its file list is refused with. */
+function checkedPlan(descriptor: DownloadDescriptor, mode: 'tar' | 'unpack'): void {
+  try {
+    planDownload(descriptor, mode);
+  } catch (error) {
+    if (!(error instanceof DownloadFailedError)) throw error;
+    throw new CliFailure('uploadFailed', `The package was not received: ${error.message}`);
+  }
+}
+
+/** What is in the way in the folder, one name a line, and what to do about it. */
+function occupiedFailure(occupied: OccupiedFolderError, out: string): CliFailure {
+  const lines = [`Nothing was received: ${out} already holds`];
+  if (occupied.files.length > 0) {
+    lines.push('files filerunner did not write (--overwrite replaces them):');
+    lines.push(...occupied.files.map((name) => `  ${quotedNames([name])}`));
+  }
+  if (occupied.links.length > 0) {
+    lines.push('symbolic links, which filerunner never writes through:');
+    lines.push(...occupied.links.map((name) => `  ${quotedNames([name])}`));
+  }
+  lines.push('Leave out --out to receive into a new folder named after the package.');
+  return new CliFailure('uploadFailed', lines.join('\n'));
 }
 
 /** One line of where a download stands, for logs. */

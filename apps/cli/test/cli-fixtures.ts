@@ -53,11 +53,13 @@ export interface CommandResult {
 
 /**
  * Starts `filerunner <args>` with `env` over this process's environment (FILERUNNER_URL,
- * FILERUNNER_API_KEY, XDG_STATE_HOME as a script sets them); `done` resolves when it has ended.
+ * FILERUNNER_API_KEY, XDG_STATE_HOME as a script sets them), in `cwd` when given; `done`
+ * resolves when it has ended.
  */
-export function filerunnerProcess(args: string[], env: Record<string, string>) {
+export function filerunnerProcess(args: string[], env: Record<string, string>, cwd?: string) {
   const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, ...env },
+    ...(cwd ? { cwd } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

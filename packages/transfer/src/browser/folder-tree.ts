@@ -1,6 +1,9 @@
+import { nameOutsideFolder, staysInFolder } from '../core/download/folder-paths';
+
 /**
  * The folders and files of a download inside the folder the person picked, by '/'-separated
- * path. Each folder is made (or found) once, and listed once to learn what an earlier run left
+ * path: only a path that stays inside it on every system (see `staysInFolder`) is mapped to a
+ * handle, whatever this browser's own file system would take. Each folder is made (or found) once, and listed once to learn what an earlier run left
  * in it: a package of tens of thousands of files asks the file system once per folder, not once
  * per file, whether each is already there.
  */
@@ -66,7 +69,9 @@ export class FolderTree {
   }
 }
 
+/** @throws DownloadSinkError 'name' for a path that would not stay inside the folder. */
 function splitPath(path: string): { folder: string; name: string } {
+  if (!staysInFolder(path)) throw nameOutsideFolder(path);
   const cut = path.lastIndexOf('/');
   return { folder: cut === -1 ? '' : path.slice(0, cut), name: path.slice(cut + 1) };
 }

@@ -1,9 +1,18 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { xxhash128 } from 'hash-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FolderSink, PART_SUFFIX, sinkErrorOf } from './folder-sink';
+import { FolderSink, OccupiedFolderError, PART_SUFFIX, sinkErrorOf } from './folder-sink';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -55,7 +64,8 @@ describe('FolderSink', () => {
     await first.write(1, 0, bytes('bb'));
     await first.dispose();
     const again = new FolderSink(folder, 'unpack');
-    const { resumable } = await again.open(targets);
+    // The ledger says the first run finished a.bin; b.bin's part file is this sink's by its name.
+    const { resumable } = await again.open(targets, undefined, new Set([0]));
     expect([...resumable].sort()).toEqual([0, 1]);
     await again.write(1, 2, bytes('BB'));
     await again.close(1);
@@ -130,5 +140,104 @@ describe('FolderSink', () => {
     expect(sinkErrorOf(full, 'a.bin')).toMatchObject({ kind: 'quota_exceeded', fatal: true });
     const long = Object.assign(new Error('too long'), { code: 'ENAMETOOLONG' });
     expect(sinkErrorOf(long, 'a.bin')).toMatchObject({ kind: 'name', fatal: false });
+  });
+
+  it('replaces no file it did not write, and writes nothing when one is in the way', async () => {
+    const home = newFolder();
+    writeFileSync(path.join(home, '.bashrc'), 'alias ls=ls');
+    mkdirSync(path.join(home, '.ssh'));
+    writeFileSync(path.join(home, '.ssh/authorized_keys'), 'ssh-ed25519 mine');
+    const targets = [
+      { index: 0, path: '.bashrc', size: 4 },
+      { index: 1, path: '.ssh/authorized_keys', size: 4 },
+      { index: 2, path: 'new/empty.txt', size: 0 },
+    ];
+    const refused = await new FolderSink(home, 'unpack').open(targets).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OccupiedFolderError);
+    expect(refused).toMatchObject({
+      fatal: true,
+      files: ['.bashrc', '.ssh/authorized_keys'],
+      message:
+        'The folder already holds files this download did not write: ".bashrc", ".ssh/authorized_keys".',
+    });
+    expect(readFileSync(path.join(home, '.bashrc'), 'utf8')).toBe('alias ls=ls');
+    expect(readdirSync(home).sort()).toEqual(['.bashrc', '.ssh']);
+
+    const overwriting = new FolderSink(home, 'unpack', { overwrite: true });
+    expect((await overwriting.open(targets)).resumable.size).toBe(0);
+    await overwriting.write(0, 0, bytes('new!'));
+    await overwriting.close(0);
+    expect(readFileSync(path.join(home, '.bashrc'), 'utf8')).toBe('new!');
+    expect(existsSync(path.join(home, 'new/empty.txt'))).toBe(true);
+  });
+
+  it('never writes through a symbolic link already in the folder', async () => {
+    const folder = newFolder();
+    const elsewhere = newFolder();
+    writeFileSync(path.join(elsewhere, 'authorized_keys'), 'mine');
+    symlinkSync(elsewhere, path.join(folder, '.ssh'));
+    symlinkSync(path.join(elsewhere, 'authorized_keys'), path.join(folder, 'keys.txt'));
+    symlinkSync(path.join(elsewhere, 'planted'), path.join(folder, `part.txt${PART_SUFFIX}`));
+    const targets = [
+      { index: 0, path: '.ssh/authorized_keys', size: 4 },
+      { index: 1, path: 'keys.txt', size: 4 },
+      { index: 2, path: 'part.txt', size: 4 },
+      { index: 3, path: 'fine.txt', size: 0 },
+    ];
+    // Not even with overwrite: a link is replaced by no one.
+    const sink = new FolderSink(folder, 'unpack', { overwrite: true });
+    const refused = await sink
+      .open(targets, undefined, new Set([0, 1, 2]))
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      name: 'DownloadSinkError',
+      fatal: true,
+      links: ['.ssh/authorized_keys', 'keys.txt', 'part.txt'],
+    });
+    expect((refused as Error).message).toContain('symbolic links, never written through');
+    expect(readdirSync(elsewhere)).toEqual(['authorized_keys']);
+    expect(readFileSync(path.join(elsewhere, 'authorized_keys'), 'utf8')).toBe('mine');
+    expect(existsSync(path.join(folder, 'fine.txt'))).toBe(false);
+  });
+
+  it('opens part files without following a link put there after it looked', async () => {
+    const folder = newFolder();
+    const elsewhere = newFolder();
+    const sink = new FolderSink(folder, 'unpack');
+    await sink.open([{ index: 0, path: 'a.bin', size: 8 }]);
+    symlinkSync(path.join(elsewhere, 'caught'), path.join(folder, `a.bin${PART_SUFFIX}`));
+    await expect(sink.write(0, 0, bytes('abcd'))).rejects.toMatchObject({ kind: 'name' });
+    await expect(sink.write(0, 4, bytes('efgh'))).rejects.toMatchObject({ kind: 'name' });
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('fails names that leave the folder on some system, and writes nothing outside it', async () => {
+    const parent = newFolder();
+    const folder = path.join(parent, 'received');
+    const names = [
+      '..\\..\\Start Menu\\Programs\\Startup\\run.bat',
+      'C:\\evil.txt',
+      'c:evil.txt',
+      'CON',
+      'aux.txt',
+      'Lpt1.log',
+      'trailing.',
+      'trailing ',
+      `kept${PART_SUFFIX}`,
+    ];
+    const sink = new FolderSink(folder, 'unpack');
+    const { failed } = await sink.open([
+      ...names.map((name, index) => ({ index, path: name, size: 0 })),
+      { index: names.length, path: 'fine.txt', size: 0 },
+    ]);
+    expect([...failed.keys()]).toEqual(names.map((_, index) => index));
+    for (const refusal of failed.values())
+      expect(refusal).toMatchObject({ kind: 'name', fatal: false });
+    expect(readdirSync(parent)).toEqual(['received']);
+    expect(readdirSync(folder)).toEqual(['fine.txt']);
+    // The .tar kept whole is named by the server too.
+    const tar = new FolderSink(folder, 'tar');
+    const refusedTar = await tar.open([{ index: 0, path: '..\\x.tar', size: 0 }]);
+    expect(refusedTar.failed.get(0)).toMatchObject({ kind: 'name' });
   });
 });

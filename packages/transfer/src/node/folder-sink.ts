@@ -1,15 +1,7 @@
 import { openAsBlob } from 'node:fs';
-import {
-  mkdir,
-  open,
-  readdir,
-  rename,
-  stat,
-  unlink,
-  writeFile,
-  type FileHandle,
-} from 'node:fs/promises';
+import { mkdir, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { quotedNames } from '../core/download/folder-paths';
 import {
   DownloadSinkError,
   type DownloadSink,
@@ -20,6 +12,7 @@ import type { ByteRange } from '../core/download/ranges';
 import { WrittenHash } from '../core/download/written-hash';
 import { borrowXxh128, withXxh128 } from '../core/xxh128';
 import { fileSlice, READ_BYTES } from './file-reads';
+import { FolderPlaces, READ_WRITE, READ_WRITE_NEW, WRITE_NEW } from './folder-places';
 
 /** A part file open for positional writes, and its hash taken as they land (unpacked files). */
 interface OpenPart {
@@ -30,6 +23,32 @@ interface OpenPart {
 /** What an unfinished file is called until its last byte is written. */
 export const PART_SUFFIX = '.filerunner-part';
 
+export interface FolderSinkOptions {
+  /**
+   * Replace files already in the folder that no earlier run of this download wrote. Without
+   * it, `open` refuses the whole download when there is one, before writing anything.
+   */
+  readonly overwrite?: boolean;
+}
+
+/**
+ * The folder already holds what the download would replace or write through: files no earlier
+ * run of this download wrote (`files`, replaced only with the `overwrite` option), or symbolic
+ * links where its files or folders go (`links`, never followed). Nothing was written.
+ */
+export class OccupiedFolderError extends DownloadSinkError {
+  constructor(
+    readonly files: readonly string[],
+    readonly links: readonly string[],
+  ) {
+    const reasons = [
+      files.length > 0 && `files this download did not write: ${quotedNames(files)}`,
+      links.length > 0 && `symbolic links, never written through: ${quotedNames(links)}`,
+    ].filter((reason) => reason !== false);
+    super('write', `The folder already holds ${reasons.join('; ')}.`, true);
+  }
+}
+
 /**
  * A download written into a folder on disk: each member of the package at its path (folders
  * made as needed), or the `.tar` itself. A file is written to `<name>.filerunner-part` with
@@ -37,13 +56,21 @@ export const PART_SUFFIX = '.filerunner-part';
  * a name in the folder always means a finished file. Writes survive a crash (the ledger may
  * count them), and a later run finds the part files again.
  *
+ * It writes only inside its folder and only what is its own: a name that would leave the folder
+ * on some platform fails; a symbolic link already in the folder is never followed; a file
+ * already there is replaced only when an earlier run of the same download wrote it (the ledger
+ * says so) or with `overwrite`. Both are checked for every target before anything is written.
+ *
  * An unpacked file is hashed as it is written (see `WrittenHash`), so its check needs no second
  * read. A file that arrives whole in one write (most small files: a chunk holds many) is written
  * to its part file in one call and renamed: no handle is kept open between calls.
  */
 export class FolderSink implements DownloadSink {
   readonly keepsUnclosedWrites = true;
+  private readonly places: FolderPlaces;
   private readonly targets = new Map<number, SinkTarget>();
+  /** Each target's file on disk, checked to lie inside the folder. */
+  private readonly files = new Map<number, string>();
   private readonly parts = new Map<number, Promise<OpenPart>>();
   /** Hashes of closed (or whole-written) files, until the check asks for them. */
   private readonly hashes = new Map<number, Promise<string | null>>();
@@ -53,37 +80,47 @@ export class FolderSink implements DownloadSink {
   constructor(
     readonly folder: string,
     readonly mode: SinkMode,
-  ) {}
+    private readonly options: FolderSinkOptions = {},
+  ) {
+    this.places = new FolderPlaces(path.resolve(folder));
+  }
 
-  async open(targets: readonly SinkTarget[]) {
+  async open(
+    targets: readonly SinkTarget[],
+    _signal?: AbortSignal,
+    writtenBefore: ReadonlySet<number> = new Set(),
+  ) {
     const resumable = new Set<number>();
     const failed = new Map<number, DownloadSinkError>();
     await mkdir(this.folder, { recursive: true }).catch((error: unknown) => {
       throw sinkErrorOf(error, this.folder);
     });
-    // Each folder is made and listed once, not once per file: what an earlier run left is found
-    // in the listing, and only a file found there is looked at again (for its size).
-    const listings = new Map<string, Promise<Set<string>>>();
-    const listing = (folder: string) => {
-      let names = listings.get(folder);
-      if (!names) {
-        names = mkdir(folder, { recursive: true })
-          .then(() => readdir(folder))
-          .then((found) => new Set(found));
-        listings.set(folder, names);
-        names.catch(() => undefined);
-      }
-      return names;
-    };
+    // First every target is looked at, and nothing written: what is in the way stops it all.
+    const notOurs: string[] = [];
+    const links: string[] = [];
+    const emptyFiles = new Set<SinkTarget>();
     for (const target of targets) {
       this.targets.set(target.index, target);
       try {
-        const file = this.pathOf(target);
-        const names = await listing(path.dirname(file));
-        const name = path.basename(file);
-        if (names.has(name) && (await hasSize(file, target.size))) resumable.add(target.index);
-        else if (target.size === 0) await writeFile(file, new Uint8Array(0));
-        else if (names.has(name + PART_SUFFIX)) resumable.add(target.index);
+        const found = await this.look(target, writtenBefore.has(target.index));
+        if (found === 'resumable') resumable.add(target.index);
+        else if (found === 'not ours') notOurs.push(target.path);
+        else if (found === 'link') links.push(target.path);
+        else if (found === 'make empty') emptyFiles.add(target);
+      } catch (error) {
+        const refused = sinkErrorOf(error, target.path);
+        if (refused.fatal) throw refused;
+        failed.set(target.index, refused);
+      }
+    }
+    if (notOurs.length > 0 || links.length > 0) throw new OccupiedFolderError(notOurs, links);
+    for (const target of targets) {
+      if (failed.has(target.index)) continue;
+      try {
+        await this.places.makeFoldersOf(target.path);
+        if (emptyFiles.has(target)) {
+          await writeFile(this.fileOfTarget(target), new Uint8Array(0), { flag: WRITE_NEW });
+        }
       } catch (error) {
         const refused = sinkErrorOf(error, target.path);
         if (refused.fatal) throw refused;
@@ -91,6 +128,42 @@ export class FolderSink implements DownloadSink {
       }
     }
     return { resumable, failed };
+  }
+
+  /**
+   * What is at a target's place, touching nothing: a file to resume, one that is not this
+   * download's to replace, a link on the way, an empty file to make, or nothing to do yet.
+   * @throws DownloadSinkError 'name' for a name this folder cannot hold.
+   */
+  private async look(
+    target: SinkTarget,
+    writtenBefore: boolean,
+  ): Promise<'resumable' | 'not ours' | 'link' | 'make empty' | 'nothing'> {
+    const file = this.places.fileOf(target.path);
+    if (target.path.endsWith(PART_SUFFIX)) {
+      throw new DownloadSinkError(
+        'name',
+        `${target.path}: a name this folder keeps for itself`,
+        false,
+      );
+    }
+    this.files.set(target.index, file);
+    const [place, part] = await Promise.all([
+      this.places.at(target.path),
+      this.places.at(target.path + PART_SUFFIX),
+    ]);
+    if (place.kind === 'link' || part.kind === 'link') return 'link';
+    if (place.kind === 'other' || part.kind === 'other') {
+      throw Object.assign(new Error('a folder or device is in the way'), { code: 'EISDIR' });
+    }
+    const partKept = part.kind === 'file' ? 'resumable' : 'nothing';
+    if (place.kind === 'none') return target.size === 0 ? 'make empty' : partKept;
+    const size = (await stat(file)).size;
+    // An empty file where an empty file goes loses nothing when it is taken as made.
+    const ours = writtenBefore || (target.size === 0 && size === 0);
+    if (!ours && !this.options.overwrite) return 'not ours';
+    if (target.size === 0) return size > 0 ? 'make empty' : 'nothing';
+    return writtenBefore && size === target.size ? 'resumable' : partKept;
   }
 
   resumed(index: number, ranges: readonly ByteRange[]): void {
@@ -104,7 +177,7 @@ export class FolderSink implements DownloadSink {
         // The whole file in one call (open, write, close); `close` renames it. The write resolves
         // once `data` is hashed too, as the caller may reuse it after.
         const [, digest] = await Promise.all([
-          writeFile(this.pathOf(target) + PART_SUFFIX, data),
+          writeFile(this.fileOfTarget(target) + PART_SUFFIX, data, { flag: WRITE_NEW }),
           withXxh128((hasher) => hasher.update(data).digest('hex')),
         ]);
         this.hashes.set(index, Promise.resolve(digest));
@@ -139,7 +212,7 @@ export class FolderSink implements DownloadSink {
         await this.hashes.get(index);
         await handle.close();
       }
-      const file = this.pathOf(target);
+      const file = this.fileOfTarget(target);
       await rename(file + PART_SUFFIX, file);
     } catch (error) {
       throw sinkErrorOf(error, target.path);
@@ -153,13 +226,13 @@ export class FolderSink implements DownloadSink {
   }
 
   async read(index: number): Promise<Blob> {
-    const file = this.pathOf(this.targetOf(index));
+    const file = this.fileOfTarget(this.targetOf(index));
     // Read from the file itself in large reads (see `blobChunks`), not the Blob's small ones.
     return fileSlice(await openAsBlob(file), file, await stat(file), 0);
   }
 
   async discard(index: number): Promise<void> {
-    const file = this.pathOf(this.targetOf(index));
+    const file = this.fileOfTarget(this.targetOf(index));
     await unlink(file).catch(() => undefined);
     await unlink(file + PART_SUFFIX).catch(() => undefined);
   }
@@ -193,13 +266,9 @@ export class FolderSink implements DownloadSink {
     return target;
   }
 
-  /** Where a target lives; a path that would leave the folder is refused as a name. */
-  private pathOf(target: SinkTarget): string {
-    const segments = target.path.split('/');
-    if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\0'))) {
-      throw new DownloadSinkError('name', `${target.path}: not a valid file name here`, false);
-    }
-    return path.join(this.folder, ...segments);
+  /** Where a target lives, checked by `open`; a name it refused fails here too. */
+  private fileOfTarget(target: SinkTarget): string {
+    return this.files.get(target.index) ?? this.places.fileOf(target.path);
   }
 
   private partOf(target: SinkTarget): Promise<OpenPart> {
@@ -213,11 +282,12 @@ export class FolderSink implements DownloadSink {
   }
 
   private async openPart(target: SinkTarget): Promise<OpenPart> {
-    const file = this.pathOf(target) + PART_SUFFIX;
-    // r+ keeps what an earlier run wrote; a new part file is made when there is none.
-    const handle = await open(file, 'r+').catch((error: NodeJS.ErrnoException) => {
+    const file = this.fileOfTarget(target) + PART_SUFFIX;
+    // Read-write keeps what an earlier run wrote; a new part file is made when there is none.
+    const handle = await open(file, READ_WRITE).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
-      return mkdir(path.dirname(file), { recursive: true }).then(() => open(file, 'w+'));
+      await this.places.makeFoldersOf(target.path);
+      return open(file, READ_WRITE_NEW);
     });
     if (this.mode !== 'unpack') return { handle, hash: null };
     const hash = new WrittenHash(target.size, await borrowXxh128(), (start, end, use) =>
@@ -245,16 +315,6 @@ async function readRange(
   }
 }
 
-async function hasSize(file: string, size: number): Promise<boolean> {
-  try {
-    const found = await stat(file);
-    return found.isFile() && found.size === size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}
-
 /**
  * The folder's refusal as the panel classes it: full (stop), not writable (stop), or a name
  * this disk cannot hold (that file fails, the others go on).
@@ -263,6 +323,7 @@ export function sinkErrorOf(error: unknown, name: string): DownloadSinkError {
   if (error instanceof DownloadSinkError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   const cause = { cause: error };
+  // ELOOP: a symbolic link put at a part file's name after `open` looked (O_NOFOLLOW).
   switch (code) {
     case 'ENOSPC':
     case 'EDQUOT':
@@ -272,6 +333,7 @@ export function sinkErrorOf(error: unknown, name: string): DownloadSinkError {
     case 'EROFS':
       return new DownloadSinkError('write', `${name}: the folder cannot be written.`, true, cause);
     case 'ENAMETOOLONG':
+    case 'ELOOP':
     case 'EINVAL':
     case 'EILSEQ':
     case 'ENOTDIR':

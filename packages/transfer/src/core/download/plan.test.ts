@@ -46,7 +46,48 @@ describe('placementsOf', () => {
   });
 
   it('refuses a grant whose members do not lay out its size', () => {
-    expect(() => planDownload({ ...hugePackage(), size: 12 }, 'unpack')).toThrow(/not 12/);
+    expect(() => planDownload({ ...hugePackage(), size: 12 }, 'unpack')).toThrow(
+      expect.objectContaining({
+        name: 'DownloadFailedError',
+        message: expect.stringMatching(/not 12/),
+      }),
+    );
+  });
+});
+
+describe('planDownload of a hostile file list', () => {
+  const withFiles = (paths: string[], size = 1): DownloadDescriptor => ({
+    downloadUrl: 'https://store.test/pkg.tar',
+    filename: 'Hostile.tar',
+    size: 0,
+    tar: { mtime: MTIME, files: paths.map((path) => ({ path, size, xxh128: null })) },
+  });
+
+  it('refuses escaping names and names given twice before any target exists', () => {
+    const plan = () =>
+      planDownload(
+        withFiles(['ok.txt', '..\\..\\Startup\\run.bat', 'NUL.txt', 'OK.TXT']),
+        'unpack',
+      );
+    expect(plan).toThrow(
+      expect.objectContaining({
+        name: 'DownloadFailedError',
+        kind: 'name',
+        message:
+          'The package cannot be unpacked safely, so nothing was written: names that would leave ' +
+          'the folder or cannot exist on every system: "..\\\\..\\\\Startup\\\\run.bat", "NUL.txt"; ' +
+          'names given twice: "OK.TXT".',
+      }),
+    );
+  });
+
+  it('says a broken member is broken instead of throwing a RangeError', () => {
+    expect(() => planDownload(withFiles(['a.txt'], -1), 'tar')).toThrow(
+      expect.objectContaining({
+        name: 'DownloadFailedError',
+        message: expect.stringContaining("The package's file list is broken: tar entry 0"),
+      }),
+    );
   });
 });
 

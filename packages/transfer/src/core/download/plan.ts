@@ -1,4 +1,7 @@
 import { layoutTar, piecesForRange, type TarLayout } from '../tar/tar-layout';
+import { quotedNames, unpackableMembers } from './folder-paths';
+import { messageOf } from './object-requests';
+import { DownloadFailedError } from './options';
 import type { DownloadDescriptor, SinkMode, SinkTarget } from './ports';
 import type { ByteRange } from './ranges';
 
@@ -25,14 +28,30 @@ export interface Placement {
   readonly length: number;
 }
 
+/**
+ * The targets and layout of a download.
+ * @throws DownloadFailedError before anything is written when the grant's file list cannot be
+ *   laid out as a tar of its size, or (unpacking) holds names that would leave the folder,
+ *   cannot exist on some platform, or name one file twice: a server may be hostile.
+ */
 export function planDownload(descriptor: DownloadDescriptor, mode: SinkMode): DownloadPlan {
   const { tar } = descriptor;
-  const layout = tar
-    ? layoutTar(tar.files.map((file) => ({ path: file.path, size: file.size, mtime: tar.mtime })))
-    : null;
+  if (mode === 'unpack' && tar) refuseUnpackable(tar.files.map((file) => file.path));
+  let layout: TarLayout | null;
+  try {
+    layout = tar
+      ? layoutTar(tar.files.map((file) => ({ path: file.path, size: file.size, mtime: tar.mtime })))
+      : null;
+  } catch (error) {
+    throw new DownloadFailedError(
+      'other',
+      `The package's file list is broken: ${messageOf(error)}`,
+    );
+  }
   if (layout && layout.size !== descriptor.size) {
-    throw new RangeError(
-      `the grant's files lay out a tar of ${layout.size} bytes, not ${descriptor.size}`,
+    throw new DownloadFailedError(
+      'other',
+      `The package's file list lays out a tar of ${layout.size} bytes, not ${descriptor.size}.`,
     );
   }
   if (mode === 'unpack' && tar) {
@@ -49,6 +68,22 @@ export function planDownload(descriptor: DownloadDescriptor, mode: SinkMode): Do
     targets: [{ index: 0, path: descriptor.filename, size: descriptor.size }],
     hashes: [tar ? null : (descriptor.xxh128 ?? null)],
   };
+}
+
+function refuseUnpackable(paths: readonly string[]): void {
+  const problems = unpackableMembers(paths);
+  if (!problems) return;
+  const { outside, duplicates, clash } = problems;
+  const reasons = [
+    outside.length > 0 &&
+      `names that would leave the folder or cannot exist on every system: ${quotedNames(outside)}`,
+    duplicates.length > 0 && `names given twice: ${quotedNames(duplicates)}`,
+    clash !== null && `a name that is both a file and a folder: ${quotedNames([clash])}`,
+  ].filter((reason) => reason !== false);
+  throw new DownloadFailedError(
+    'name',
+    `The package cannot be unpacked safely, so nothing was written: ${reasons.join('; ')}.`,
+  );
 }
 
 /**

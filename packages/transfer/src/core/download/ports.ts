@@ -49,11 +49,14 @@ export interface DownloadSink {
    * receives a write), and what an earlier run left found again. `resumable` says which targets
    * the sink still holds from that run, so the ledger's ranges for the others are dropped.
    * `failed` names targets the folder cannot hold (an invalid name, an empty file that could not
-   * be made): those files fail, the others go on.
+   * be made): those files fail, the others go on. `writtenBefore` are the targets the ledger
+   * says an earlier run of this download finished: a sink that must not replace files it did
+   * not write takes these as its own.
    */
   open(
     targets: readonly SinkTarget[],
     signal?: AbortSignal,
+    writtenBefore?: ReadonlySet<number>,
   ): Promise<{ resumable: Set<number>; failed?: ReadonlyMap<number, DownloadSinkError> }>;
   /** Writes `data` at `offset` of target `index`, opening it first if needed. */
   write(index: number, offset: number, data: Uint8Array, signal?: AbortSignal): Promise<void>;

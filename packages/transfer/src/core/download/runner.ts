@@ -29,7 +29,8 @@ import { CheckQueue, checksOf, runCheck, type FileCheck } from './verification';
  * @throws DownloadFailedError when the whole download stops (see its kind), or the signal's
  *   reason when aborted; what was written is kept in the ledger for the next run.
  */
-export function runDownload(job: DownloadJob): Promise<DownloadOutcome> {
+export async function runDownload(job: DownloadJob): Promise<DownloadOutcome> {
+  // Async, so a file list refused by the plan rejects like every other failure.
   return new DownloadRun(job).run();
 }
 
@@ -159,7 +160,18 @@ class DownloadRun {
     const kept = await store?.get(key);
     const usable =
       kept && kept.version === 1 && kept.mode === this.sink.mode && kept.etag === this.etag;
-    const { resumable, failed } = await this.sink.open(this.plan.targets, this.ended.signal);
+    // Finished in this folder by an earlier run, whatever the object's ETag is now.
+    const writtenBefore = new Set<number>();
+    if (kept?.mode === this.sink.mode) {
+      for (const [index, entry] of Object.entries(kept.targets)) {
+        if (entry.done) writtenBefore.add(Number(index));
+      }
+    }
+    const { resumable, failed } = await this.sink.open(
+      this.plan.targets,
+      this.ended.signal,
+      writtenBefore,
+    );
     for (const target of this.plan.targets) {
       const { index, size } = target;
       const refused = failed?.get(index);

@@ -1,0 +1,57 @@
+import { mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { defaultFilesystemConstraints, safeFilename } from '@filerunner/protocol';
+import { JsonFileResumeStore } from '@filerunner/transfer/node';
+import { CliFailure } from './failures';
+
+/** How many `<package> (n)` folders are tried before giving up. */
+const MAX_FOLDER_NUMBER = 99;
+
+/**
+ * The folders `filerunner receive` made for downloads not finished yet, by download and the
+ * folder it was run in: a run after Ctrl-C or a crash goes back into the same one. Kept beside
+ * the downloads' ledgers, as `<host>.folders.json`.
+ */
+export class ReceiveFolders {
+  private readonly store: JsonFileResumeStore<string>;
+
+  constructor(ledgerFile: string) {
+    this.store = new JsonFileResumeStore<string>(ledgerFile.replace(/\.json$/, '.folders.json'));
+  }
+
+  /**
+   * A new folder for the package inside `parent`, named after it (`Ep 104`, else `Ep 104 (2)`,
+   * …): never one that was there already, unless an earlier run of the same download made it
+   * and did not finish. It is made here, and recorded before anything is written into it.
+   */
+  async folderFor(download: string, packageName: string, parent: string): Promise<string> {
+    const key = `${download} in ${parent}`;
+    const earlier = await this.store.get(key);
+    if (earlier && (await isFolder(earlier))) return earlier;
+    const name = safeFilename(packageName, defaultFilesystemConstraints) ?? 'package';
+    for (let number = 1; number <= MAX_FOLDER_NUMBER; number++) {
+      const folder = path.join(parent, number === 1 ? name : `${name} (${number})`);
+      try {
+        await mkdir(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw error;
+      }
+      await this.store.put(key, folder);
+      return folder;
+    }
+    throw new CliFailure(
+      'badArguments',
+      `${parent} already holds ${name} up to ${name} (${MAX_FOLDER_NUMBER}): choose a folder with --out.`,
+    );
+  }
+
+  /** The download finished: a later run makes a new folder. */
+  async finished(download: string, parent: string): Promise<void> {
+    await this.store.delete(`${download} in ${parent}`);
+  }
+}
+
+async function isFolder(folder: string): Promise<boolean> {
+  return (await stat(folder).catch(() => null))?.isDirectory() ?? false;
+}
