@@ -11,7 +11,7 @@ import {
   type StorageDriver,
   type WriteAdmission,
 } from '../../storage';
-import { ensurePackageContainer } from '../packages/package-storage';
+import { DEFAULT_PACKAGE_CONTAINER, ensurePackageContainer } from '../packages/package-storage';
 
 /**
  * Probes live under this prefix of the packages' container, then the user's id: a name no
@@ -103,7 +103,9 @@ export async function removeProbe(
  * two nodes remove at once is removed once). Answers how many it removed.
  */
 export async function sweepProbes(storage: StorageDriver, now = Date.now()): Promise<number> {
-  const container = await ensurePackageContainer(storage);
+  // Not ensured: a sweep writes nothing (the volume may be full), and a container never made
+  // lists as empty.
+  const container = DEFAULT_PACKAGE_CONTAINER;
   const storedBefore = now - preflightLimits.grantSeconds * 1000;
   let swept = 0;
   for await (const object of storage.listObjects(container, PROBE_PREFIX)) {
