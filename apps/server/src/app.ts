@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Config } from './config';
 import { createContext, type Context, type ContextOptions } from './context';
@@ -16,7 +16,7 @@ import type { OutboxSender } from './jobs/outbox-sender';
 import { countRequests, serveMetrics } from './http/metrics';
 import { NodeReadiness, serveReadiness } from './http/readiness';
 import { realtimeRoutes } from './realtime/realtime.routes';
-import { embeddedStorePlugin, type StoreFaults } from './storage';
+import { embeddedStorePlugin, SANDBOXED_BYTES_HEADERS, type StoreFaults } from './storage';
 
 export interface HttpApp {
   app: FastifyInstance;
@@ -79,6 +79,16 @@ export async function buildHttpApp(ctx: Context): Promise<HttpApp> {
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
+    // An address the router cannot decode (`/v1/…/%zz`) reaches no route and no hook, and its
+    // 400 repeats the address: it is sandboxed like the store's own answers.
+    frameworkErrors: (error, _request, reply) => {
+      const statusCode = error.statusCode ?? 400;
+      // Fastify types this reply by every route's schema; it is a plain one.
+      return (reply as FastifyReply)
+        .code(statusCode)
+        .headers(SANDBOXED_BYTES_HEADERS)
+        .send({ error: 'Bad Request', code: error.code, message: error.message, statusCode });
+    },
   });
 
   // First, so that every route registered below (each in its own scope) inherits its hooks.

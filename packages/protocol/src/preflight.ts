@@ -3,8 +3,9 @@ import { defineRoute } from './api/route';
 
 /**
  * The pre-flight check's round trip: a small object the browser stores with a signed upload URL,
- * reads back by range with a signed download URL, and then has the server remove. It lives in the
- * user's own storage under a name bound to them, so one person can never reach another's probe.
+ * reads back by range through the API (`readProbe`), and then has the server remove. It lives in
+ * the user's own storage under a name bound to them, so one person can never reach another's
+ * probe. Its bytes are the caller's choice, so no link reads them straight from storage.
  */
 export const preflightLimits = {
   /** The probe's exact size: big enough to cross more than one network packet, small to store. */
@@ -12,8 +13,13 @@ export const preflightLimits = {
   /** The range read back: from this offset, this many bytes (so a Range header really works). */
   rangeOffset: 100_000,
   rangeLength: 4096,
-  /** The signed URLs stop working after this long. */
+  /** The signed upload URL stops working after this long; the probe is swept after it. */
   grantSeconds: 300,
+  /**
+   * Probes one person may have stored at once: two checks started together (two tabs) both
+   * succeed, and a burst of probes made before storing any cannot fill the volume.
+   */
+  probesPerUser: 2,
 } as const;
 
 export const preflightProbe = z.object({
@@ -22,9 +28,7 @@ export const preflightProbe = z.object({
   size: z.number(),
   /** TempURL PUT: store exactly `size` bytes. */
   upload_url: z.url(),
-  /** TempURL GET (and HEAD): read it back, whole or by range. */
-  download_url: z.url(),
-  /** Unix seconds after which both URLs are refused. */
+  /** Unix seconds after which the upload URL is refused. */
   expires: z.number(),
 });
 export type PreflightProbe = z.infer<typeof preflightProbe>;
@@ -43,6 +47,16 @@ export const preflightRoutes = {
     auth: 'user',
     status: 201,
     response: preflightProbe,
+  }),
+  readProbe: defineRoute({
+    method: 'GET',
+    path: '/preflight/probes/:id/',
+    summary:
+      "The caller's probe, whole or one range, as a sandboxed attachment (never a storage link)",
+    auth: 'user',
+    params: probeParams,
+    status: 200,
+    response: 'binary',
   }),
   removeProbe: defineRoute({
     method: 'POST',

@@ -4,6 +4,7 @@ import { packageLimits } from '@filerunner/protocol';
 import { queryRows, type Database } from '../db/client';
 import { packages } from '../db/schema';
 import type { StorageDriver } from '../storage';
+import { sweepProbes } from '../modules/preflight';
 import { PollingWorker } from './polling-worker';
 
 const BATCH = 20;
@@ -43,15 +44,20 @@ export class ObjectSweeper {
     return this.worker.stop();
   }
 
-  /** Sweeps the packages due now, a batch per transaction; answers how many were swept. */
+  /**
+   * Sweeps the packages due now, a batch per transaction, and the pre-flight probes whose grant
+   * has ended; answers how many packages were swept.
+   */
   async sweep(): Promise<number> {
     let swept = 0;
     for (;;) {
       const n = await this.sweepBatch();
       if (n > 0) this.options.onSwept?.(n);
       swept += n;
-      if (n < BATCH) return swept;
+      if (n < BATCH) break;
     }
+    await sweepProbes(this.storage);
+    return swept;
   }
 
   private sweepBatch(): Promise<number> {

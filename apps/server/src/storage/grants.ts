@@ -45,9 +45,7 @@ export function signTempUrlGrant(signer: GrantSigner, request: TempUrlRequest): 
   });
   if (request.prefixScope) query.set('temp_url_prefix', request.key);
   if (request.filename !== undefined) query.set('filename', request.filename);
-  // Swift only checks that `inline` is present; an empty value keeps the URL short.
-  let queryString = query.toString();
-  if (request.inline) queryString += '&inline';
+  const queryString = query.toString();
   const [url, alternatives] = objectUrls(signer, request.container, request.key);
   return {
     url: `${url}?${queryString}`,

@@ -17,6 +17,7 @@ export {
   type StoreFaultCounts,
 } from './embedded/faults';
 export { SwiftDriver } from './swift/swift-driver';
+export { SANDBOXED_BYTES_HEADERS, sandboxBytes } from './sandboxed-bytes';
 export {
   FreeSpace,
   floorBytes,

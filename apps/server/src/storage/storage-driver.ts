@@ -31,10 +31,11 @@ export interface TempUrlRequest {
   readonly prefixScope?: boolean;
   /** Unix time in seconds after which storage refuses the URL. */
   readonly expires: number;
-  /** Download name for the Content-Disposition of a GET. */
+  /**
+   * Download name for the Content-Disposition of a GET. There is no `inline`: nothing a user
+   * stored is ever shown by the browser (the embedded store ignores Swift's `inline`).
+   */
   readonly filename?: string;
-  /** Content-Disposition `inline` instead of `attachment`. */
-  readonly inline?: boolean;
   /** Defaults to sha256. */
   readonly digest?: SignatureDigest;
 }

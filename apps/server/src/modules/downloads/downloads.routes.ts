@@ -4,7 +4,12 @@ import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
 import { contentRange, decideRange, type RangeDecision } from '../../storage/byte-range';
-import { cutResponseBody, injectFault, INJECTED_UNAVAILABLE_BODY } from '../../storage';
+import {
+  cutResponseBody,
+  injectFault,
+  INJECTED_UNAVAILABLE_BODY,
+  sandboxBytes,
+} from '../../storage';
 import { packageNotFound } from './downloads.policy';
 import {
   grantFileDownload,
@@ -126,8 +131,12 @@ export async function privateNoStore(_request: FastifyRequest, reply: FastifyRep
   reply.header('cache-control', 'private, no-store');
 }
 
-/** The hooks of every download answer: private caching, and (tests only) a body cut or stalled. */
-export const downloadOnSend = [privateNoStore, cutResponseBody];
+/**
+ * The hooks of every download answer, errors included: private caching; the sandbox that keeps
+ * a package's bytes (served as attachments of a type no browser renders: x-tar, octet-stream)
+ * from ever running on the app's origin; and (tests only) a body cut or stalled.
+ */
+export const downloadOnSend = [privateNoStore, sandboxBytes, cutResponseBody];
 
 /** The Range to serve; an If-Range naming other bytes than ours asks for the whole body. */
 function rangeOf(request: FastifyRequest, download: ServableDownload): RangeDecision {

@@ -19,6 +19,7 @@ import {
   type FixtureFile,
 } from './download-fixtures';
 import { downloadsOfRecipients } from './downloads.repository';
+import { expectSandboxed, expectSandboxedAttachment } from '../../../test/sandboxed-bytes';
 
 let server: TestServer;
 let origin: string;
@@ -327,5 +328,43 @@ describe('one file', () => {
       ),
     ).toBe('complete');
     await server.waitForMail((m) => m.subject === 'Package downloaded: Just one');
+  });
+});
+
+describe('every download answer', () => {
+  it('is a sandboxed attachment no browser renders, errors too (bytes a user chose)', async () => {
+    const { headers } = await recipientOf(await createUser(server));
+    const tar = await grant(headers, sample.pkg.slug);
+    const file = await grant(headers, sample.pkg.slug, 'readme.txt');
+    const path = (url: string) => new URL(url).pathname;
+    for (const [url, type] of [
+      [tar.download_url, 'application/x-tar'],
+      [file.download_url, 'application/octet-stream'],
+    ] as const) {
+      for (const range of [undefined, 'bytes=0-9']) {
+        for (const method of ['GET', 'HEAD'] as const) {
+          const answer = await server.app.inject({
+            method,
+            url: path(url),
+            headers: range ? { range } : {},
+          });
+          expect(answer.statusCode).toBe(range ? 206 : 200);
+          expectSandboxedAttachment(answer.headers, type);
+        }
+      }
+      const unsatisfiable = await server.app.inject({
+        method: 'GET',
+        url: path(url),
+        headers: { range: 'bytes=999999999-' },
+      });
+      expect(unsatisfiable.statusCode).toBe(416);
+      expectSandboxed(unsatisfiable.headers);
+    }
+    const unknown = await server.app.inject({
+      method: 'GET',
+      url: `/api/downloads/${'x'.repeat(43)}/index.html`,
+    });
+    expect(unknown.statusCode).toBe(404);
+    expectSandboxed(unknown.headers);
   });
 });

@@ -14,6 +14,7 @@ import {
   extractWithTar,
   type FixtureFile,
 } from './download-fixtures';
+import { expectSandboxedAttachment } from '../../../test/sandboxed-bytes';
 import { downloadMessages } from './download-messages';
 
 // A sender's own copy of what they sent: the same tar and files a recipient gets, fetched with
@@ -80,6 +81,7 @@ describe("a sender's own copy", () => {
     expect(Number(head.headers.get('content-length'))).toBe(tar.size);
     expect(head.headers.get('accept-ranges')).toBe('bytes');
     expect(head.headers.get('cache-control')).toBe('private, no-store');
+    expectSandboxedAttachment(Object.fromEntries(head.headers), 'application/x-tar');
     const etag = head.headers.get('etag')!;
 
     const cut = Math.floor(tar.size / 3);

@@ -25,7 +25,10 @@ export function tempUrlCases(context: () => ConformanceContext): void {
     expect(get.response.status).toBe(200);
     expect(get.bytes.equals(body)).toBe(true);
     expect(get.response.headers.get('etag')?.replace(/"/g, '')).toBe(md5(body));
-    expect(get.response.headers.get('content-type')).toBe('application/x-test');
+    // The type is kept (Swift serves it; the embedded store serves every object as octet-stream).
+    expect((await ctx.driver.head({ container: ctx.container, key }))?.contentType).toBe(
+      'application/x-test',
+    );
     expect(get.response.headers.get('content-disposition')).toContain('attachment');
 
     const head = await fetch(signedUrl(ctx, 'GET', key), { method: 'HEAD' });
@@ -159,7 +162,9 @@ export function tempUrlCases(context: () => ConformanceContext): void {
     expect((await getBytes(outside)).response.status).toBe(401);
   });
 
-  it('names downloads with filename and inline', async () => {
+  // Real Swift honours the query's `inline` and the stored Content-Type; the embedded store, on
+  // the app's origin, does neither (sandboxed-objects.test.ts). Both name the attachment.
+  it('names downloads with filename, as attachments', async () => {
     const ctx = context();
     const key = uniqueKey('tempurl/disposition');
     expect((await putObject(ctx, key, randomBody(10))).status).toBe(201);
@@ -170,20 +175,13 @@ export function tempUrlCases(context: () => ConformanceContext): void {
       expires: inSeconds(600),
       filename: 'report final.pdf',
     });
-    const response = await fetch(named.url, { method: 'HEAD' });
-    expect(response.headers.get('content-disposition')).toContain(
-      'attachment; filename="report final.pdf"',
-    );
-    const inline = ctx.driver.signTempUrl({
-      method: 'GET',
-      container: ctx.container,
-      key,
-      expires: inSeconds(600),
-      inline: true,
-    });
-    expect((await fetch(inline.url, { method: 'HEAD' })).headers.get('content-disposition')).toBe(
-      'inline',
-    );
+    for (const method of ['HEAD', 'GET']) {
+      const response = await fetch(named.url, { method });
+      expect(response.headers.get('content-disposition')).toContain(
+        'attachment; filename="report final.pdf"',
+      );
+      await response.arrayBuffer();
+    }
   });
 
   it('ignores multipart-manifest=put on a TempURL (stores the JSON as a plain object, like Swift)', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FreeSpace } from '../free-space';
+import { sandboxBytes } from '../sandboxed-bytes';
 import type { SignatureDigest } from '../storage-driver';
 import { preflight, type CorsPolicy } from './cors';
 import {
@@ -75,7 +76,9 @@ const TEXT = { 'content-type': 'text/plain; charset=utf-8' };
 /**
  * The embedded object store: the subset of OpenStack Swift's object API that browsers use
  * (TempURL GET/HEAD/PUT/DELETE, FormPost, Range, CORS), served from local disk under
- * `/v1/<account>/<container>/<object>`. Authenticated operations (manifests, deletes,
+ * `/v1/<account>/<container>/<object>`. Unlike Swift, it serves every object as an
+ * `application/octet-stream` attachment and every answer sandboxed (`sandboxBytes`), whatever
+ * the object's stored type or the query's `inline`: it shares the app's origin. Authenticated operations (manifests, deletes,
  * containers) are EmbeddedDriver methods, not HTTP calls.
  *
  * Register it without a prefix (signed paths begin with /v1/). In its encapsulated scope it
@@ -99,6 +102,8 @@ export async function embeddedStorePlugin(
   instance.removeAllContentTypeParsers();
   instance.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
+  // The store answers on the app's origin: nothing it sends may run there (objects, errors alike).
+  instance.addHook('onSend', sandboxBytes);
   const faults = options.faults;
   if (faults) instance.addHook('onSend', cutResponseBody);
 

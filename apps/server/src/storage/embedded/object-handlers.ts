@@ -158,12 +158,12 @@ export async function serveObject(
   const { record } = opened;
   const total = objectLength(record);
   const headers = objectHeaders(record, true);
+  // On the app's origin a stored type (text/html) or Swift's `inline` would let a browser render
+  // bytes a grant's holder chose, as the app: every object is an attachment of a type no
+  // browser renders; `filename` (unsigned, as in Swift) may only name it.
+  headers['content-type'] = 'application/octet-stream';
   const name = context.target.key.replace(/\/+$/, '').split('/').pop() ?? '';
-  headers['content-disposition'] = verdict.inline
-    ? verdict.filename
-      ? contentDisposition('inline', verdict.filename)
-      : 'inline'
-    : contentDisposition('attachment', verdict.filename ?? name);
+  headers['content-disposition'] = contentDisposition(verdict.filename ?? name);
   headers.expires = new Date(verdict.expires * 1000).toUTCString();
 
   // Conditions come before the range, as in Swift: a stale If-Match gets 412, not bytes.

@@ -37,12 +37,7 @@ export function parseStoreUrl(
 }
 
 export type TempUrlVerdict =
-  | {
-      readonly valid: true;
-      readonly expires: number;
-      readonly filename?: string;
-      readonly inline: boolean;
-    }
+  | { readonly valid: true; readonly expires: number; readonly filename?: string }
   | { readonly valid: false };
 
 /** Swift's `temp_url_expires`: Unix seconds, or ISO 8601 `YYYY-MM-DDThh:mm:ssZ`. */
@@ -87,11 +82,12 @@ export function verifyTempUrl(
   );
   if (!valid) return { valid: false };
   const filename = query.get('filename') ?? undefined;
-  return { valid: true, expires, inline: query.has('inline'), ...(filename ? { filename } : {}) };
+  // Swift's `inline` is not read: the embedded store serves objects only as attachments.
+  return { valid: true, expires, ...(filename ? { filename } : {}) };
 }
 
-/** Swift's disposition_format: `type; filename="..."; filename*=UTF-8''...`. */
-export function contentDisposition(type: 'inline' | 'attachment', filename: string): string {
+/** Swift's disposition_format for an attachment: `attachment; filename="..."; filename*=UTF-8''...`. */
+export function contentDisposition(filename: string): string {
   const quoted = encodeURIComponent(filename).replace(/%20/g, ' ').replace(/%2F/gi, '/');
-  return `${type}; filename="${quoted}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  return `attachment; filename="${quoted}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

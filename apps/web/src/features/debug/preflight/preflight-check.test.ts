@@ -6,7 +6,6 @@ const probe: PreflightProbe = {
   id: 'a'.repeat(32),
   size: preflightLimits.probeBytes,
   upload_url: 'https://storage.example/v1/AUTH_x/c/preflight/1/aaa?temp_url_sig=s',
-  download_url: 'https://storage.example/v1/AUTH_x/c/preflight/1/aaa?temp_url_sig=t',
   expires: 1,
 };
 
@@ -23,13 +22,19 @@ function calls(): ProbeCalls & { removed: string[] } {
   };
 }
 
-/** A storage keeping what is PUT and answering ranges of it, or `status` for every GET. */
+/**
+ * Storage keeping what is PUT to the probe's upload URL, and the API answering ranges of it at
+ * the probe's read (`status` for every GET when given); any other address is a 404.
+ */
 function storage(options: { putStatus?: number; getStatus?: number; corrupt?: boolean } = {}) {
   let stored = new Uint8Array();
-  return (async (_url: string, init?: RequestInit) => {
-    if (init?.method === 'PUT') {
+  return (async (url: string, init?: RequestInit) => {
+    if (init?.method === 'PUT' && url === probe.upload_url) {
       stored = new Uint8Array(init.body as Uint8Array);
       return new Response(null, { status: options.putStatus ?? 201 });
+    }
+    if (url !== `/api/preflight/probes/${probe.id}/` || init?.credentials !== 'same-origin') {
+      return new Response(null, { status: 404 });
     }
     if (options.getStatus) return new Response(null, { status: options.getStatus });
     const range = /bytes=(\d+)-(\d+)/.exec(new Headers(init?.headers).get('range') ?? '')!;
@@ -55,10 +60,7 @@ describe('storageRoundTrip', () => {
 
   it.each([
     [{ putStatus: 403 }, 'The round trip failed: storage refused the upload (HTTP 403)'],
-    [
-      { getStatus: 200 },
-      'The round trip failed: storage did not answer the ranged download (HTTP 200)',
-    ],
+    [{ getStatus: 200 }, 'The round trip failed: the ranged download was not answered (HTTP 200)'],
     [{ corrupt: true }, 'The round trip failed: the bytes read back are not the ones stored'],
   ])('tells where it failed (%j), and removes the probe all the same', async (how, error) => {
     const probeCalls = calls();

@@ -1,7 +1,9 @@
 import {
+  api,
   filenameProblem,
   formatRate,
   formatSize,
+  pathOf,
   preflightLimits,
   safeFilename,
   type FilesystemConstraints,
@@ -85,14 +87,19 @@ export interface ProbeCalls {
   remove(id: string): Promise<{ removed: boolean }>;
 }
 
+/** Where the page reads a probe back: the API's `readProbe`, with the session. */
+export function probeReadUrl(id: string, apiBase = '/api'): string {
+  return `${apiBase}${pathOf(api.preflight.readProbe, { id })}`;
+}
+
 /**
  * Stores a probe of random bytes in the person's storage with its signed PUT, reads a range of
- * it back with its signed GET (the way downloads read), compares the bytes, and has the server
- * remove it. The probe is removed whatever happened after it was made.
+ * it back (by Range, the way downloads read), compares the bytes, and has the server remove it.
+ * The probe is removed whatever happened after it was made.
  */
 export async function storageRoundTrip(
   calls: ProbeCalls,
-  { fetch = globalThis.fetch, now = () => performance.now() } = {},
+  { fetch = globalThis.fetch, now = () => performance.now(), apiBase = '/api' } = {},
 ): Promise<RoundTrip> {
   const result = {
     ok: false,
@@ -120,13 +127,16 @@ export async function storageRoundTrip(
 
     const { rangeOffset, rangeLength } = preflightLimits;
     start = now();
-    const get = await fetch(probe.download_url, {
+    // Read back through the API, which reads storage: there is no storage link to bytes a
+    // person chose, since a browser could be made to show them on the app's origin (issue 38).
+    // The time still covers storage's ranged read, plus one hop through the server.
+    const get = await fetch(probeReadUrl(probe.id, apiBase), {
       headers: { range: `bytes=${rangeOffset}-${rangeOffset + rangeLength - 1}` },
-      credentials: 'omit',
+      credentials: 'same-origin',
       cache: 'no-store',
     });
     if (get.status !== 206) {
-      throw new Error(`storage did not answer the ranged download (HTTP ${get.status})`);
+      throw new Error(`the ranged download was not answered (HTTP ${get.status})`);
     }
     const back = new Uint8Array(await get.arrayBuffer());
     result.downloadMs = Math.round(now() - start);
