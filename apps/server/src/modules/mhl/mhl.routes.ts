@@ -3,6 +3,7 @@ import { mhlRoutes, unhashedFilesHeader } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
+import { sandboxBytes } from '../../storage/sandboxed-bytes';
 import { attachment } from '../downloads/downloads.routes';
 import { externalPackageMhl, packageMhlFor } from './mhl.service';
 import type { PackageMhl } from './package-mhl';
@@ -13,6 +14,9 @@ import type { PackageMhl } from './package-mhl';
  */
 export async function mhlRoutesPlugin(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
+  // The list holds file names a sender chose; a browser opening it renders XML, so it gets the
+  // sandbox of every answer carrying a user's bytes.
+  app.addHook('onSend', sandboxBytes);
 
   serve(app, mhlRoutes.packageMhl, async (request, reply) =>
     sendMhl(reply, await packageMhlFor(ctx, requireUser(request), request.params.slug)),

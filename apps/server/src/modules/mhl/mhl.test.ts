@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageDownloadGrant, SenderPackage } from '@filerunner/protocol';
 import { layoutTar, piecesForRange } from '@filerunner/transfer';
 import { useTestServer, type ContractFixture, type TestServer } from '../../../test/harness';
+import { expectSandboxed } from '../../../test/sandboxed-bytes';
 import { fileBytes, listeningSender, type TestFile } from '../../../test/uploader';
 import { packages } from '../../db/schema';
 import { newToken, tokenHash } from '../../http/secrets';
@@ -77,6 +78,7 @@ describe('the ASC MHL of a sent package', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
     expect(response.headers['x-filerunner-unhashed-files']).toBe('0');
+    expectSandboxed(response.headers);
     expect(response.headers['content-disposition']).toMatch(
       /^attachment; filename="0001_Reel 3: Grade_\d{4}-\d\d-\d\d_\d{6}Z\.mhl"$/,
     );
