@@ -7,7 +7,7 @@ import type { CallerMembership } from '../memberships/memberships.repository';
 import {
   consumeToken,
   findUserByEmail,
-  insertAccount,
+  findOrInsertAccount,
   issueToken,
   updateUser,
   userOfToken,
@@ -112,14 +112,12 @@ export async function inviteUser(
 ): Promise<UserRow> {
   const { config } = ctx;
   return ctx.db.transaction(async (tx) => {
-    const user =
-      (await findUserByEmail(tx, invite.email)) ??
-      (await insertAccount(tx, {
-        email: invite.email.trim().toLowerCase(),
-        firstName: invite.firstName ?? '',
-        lastName: invite.lastName ?? '',
-        mobile: invite.mobile ?? null,
-      }));
+    const { user } = await findOrInsertAccount(tx, {
+      email: invite.email.trim().toLowerCase(),
+      firstName: invite.firstName ?? '',
+      lastName: invite.lastName ?? '',
+      mobile: invite.mobile ?? null,
+    });
     if (!user.activatedAt) {
       const token = await issueToken(tx, user.id, 'activation', config.tokenTtlHours);
       const link = `${config.publicUrl}/activate/${user.uid}/${token}`;
