@@ -5,7 +5,7 @@ import { createContext, type Context, type ContextOptions } from './context';
 import { apiPlugin } from './api';
 import { apiDocs } from './http/api-docs';
 import { installErrorHandler } from './http/error-handler';
-import { checkHealth } from './http/health';
+import { serveHealth } from './http/health';
 import type { RegisteredRoute } from './http/routes';
 import { installSecurityHeaders } from './http/security-headers';
 import { serveWebApp } from './http/web-app';
@@ -108,10 +108,7 @@ export async function buildHttpApp(ctx: Context): Promise<HttpApp> {
   serveReadiness(app, readiness);
   serveMetrics(app, ctx.metrics, config.metricsToken);
 
-  app.get('/healthcheck', async (_request, reply) => {
-    const health = await checkHealth(ctx);
-    return reply.code(health.status === 'database unavailable' ? 503 : 200).send(health);
-  });
+  serveHealth(app, ctx, config.metricsToken);
 
   serveWebApp(app, config.webDist);
 
