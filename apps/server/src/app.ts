@@ -6,6 +6,7 @@ import { apiPlugin } from './api';
 import { apiDocs } from './http/api-docs';
 import { installErrorHandler } from './http/error-handler';
 import { serveHealth } from './http/health';
+import { recordPublicUrl } from './db/server-settings';
 import type { RegisteredRoute } from './http/routes';
 import { installSecurityHeaders } from './http/security-headers';
 import { serveWebApp } from './http/web-app';
@@ -109,6 +110,8 @@ export async function buildHttpApp(ctx: Context): Promise<HttpApp> {
   serveMetrics(app, ctx.metrics, config.metricsToken);
 
   serveHealth(app, ctx, config.metricsToken);
+  // The admin CLI mails links to the origin the server is reached at, which only it knows.
+  await recordPublicUrl(ctx.db, config.publicUrl);
 
   serveWebApp(app, config.webDist);
 
