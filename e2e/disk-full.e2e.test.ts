@@ -38,12 +38,17 @@ let volume: SmallVolume;
 let mountPoint: string;
 let dataDir: string;
 let product: Product | undefined;
+const METRICS_TOKEN = 'disk-full-metrics-token';
 
 beforeAll(async () => {
   volume = await mountSmallVolume('fr-diskfull-', '128m', { passable: true });
   mountPoint = volume.path;
   dataDir = path.join(mountPoint, 'data');
-  product = await startProduct({ DATA_DIR: dataDir, STORAGE_FREE_FLOOR: String(FLOOR_BYTES) });
+  product = await startProduct({
+    DATA_DIR: dataDir,
+    STORAGE_FREE_FLOOR: String(FLOOR_BYTES),
+    METRICS_TOKEN,
+  });
   // One worker, FormPost batches (no slabs): the batches land one after the other.
   await changeDemoSettings(product.server.url, {
     number_of_upload_workers: 1,
@@ -67,8 +72,11 @@ const upload = (page: Page) => queue(page).getByRole('listitem', { name: FOLDER 
 const statusOf = (page: Page) => upload(page).getByTestId('upload-status').innerText();
 const figuresOf = (page: Page) => upload(page).getByTestId('upload-figures').innerText();
 
+/** The operator's view of /healthcheck: with the metrics token it names the problems. */
 async function health(url: string): Promise<{ code: number; status: string; problems: string[] }> {
-  const response = await fetch(`${url}/healthcheck`);
+  const response = await fetch(`${url}/healthcheck`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
   const body = (await response.json()) as { status: string; problems: string[] };
   return { code: response.status, ...body };
 }

@@ -34,7 +34,7 @@ describe('the web app and health', () => {
 
   it('answers /healthcheck when the database answers', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/healthcheck' });
-    expect(response.json()).toMatchObject({ status: 'ok', problems: [] });
+    expect(response.json()).toEqual({ status: 'ok' });
   });
 });
 

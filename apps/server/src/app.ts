@@ -5,7 +5,8 @@ import { createContext, type Context, type ContextOptions } from './context';
 import { apiPlugin } from './api';
 import { apiDocs } from './http/api-docs';
 import { installErrorHandler } from './http/error-handler';
-import { checkHealth } from './http/health';
+import { serveHealth } from './http/health';
+import { recordPublicUrl } from './db/server-settings';
 import type { RegisteredRoute } from './http/routes';
 import { installSecurityHeaders } from './http/security-headers';
 import { serveWebApp } from './http/web-app';
@@ -118,10 +119,9 @@ export async function buildHttpApp(ctx: Context): Promise<HttpApp> {
   serveReadiness(app, readiness);
   serveMetrics(app, ctx.metrics, config.metricsToken);
 
-  app.get('/healthcheck', async (_request, reply) => {
-    const health = await checkHealth(ctx);
-    return reply.code(health.status === 'database unavailable' ? 503 : 200).send(health);
-  });
+  serveHealth(app, ctx, config.metricsToken);
+  // The admin CLI mails links to the origin the server is reached at, which only it knows.
+  await recordPublicUrl(ctx.db, config.publicUrl);
 
   serveWebApp(app, config.webDist);
 

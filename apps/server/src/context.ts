@@ -175,6 +175,7 @@ async function openOnDatabase(
     pool: database.poolUse,
     outbox: () => outboxBacklog(db),
     realtimeConnections: () => realtime.size,
+    storageSpace: () => freeSpace.measure(),
   });
   const jobs = new JobRunner(db, log);
   jobs.register(REPORT_JOB, activityReportHandler(config));

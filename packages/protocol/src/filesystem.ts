@@ -50,7 +50,8 @@ export function pathProblems(path: string, constraints: FilesystemConstraints): 
 
 /** Characters Windows refuses in names, and control characters: each becomes '_'. */
 const unsafeCharacter = (c: string) => c < ' ' || '<>:"\\|?*/'.includes(c);
-const RESERVED_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+/** The names Windows opens as devices, whatever the extension or case: never a file's name. */
+export const RESERVED_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 /**
  * A name close to `name` that meets the constraints, to suggest when `name` is refused: unsafe
@@ -67,7 +68,7 @@ export function safeFilename(name: string, constraints: FilesystemConstraints): 
     .map((c) => (unsafeCharacter(c) ? '_' : c))
     .join('')
     .replace(/[. ]+$/, '');
-  if (RESERVED_DEVICE.test(safe)) safe = `_${safe}`;
+  if (RESERVED_DEVICE_NAME.test(safe)) safe = `_${safe}`;
   safe = shortened(safe, constraints.max_filename_length);
   if (fits(safe)) return safe;
   const plain = shortened(

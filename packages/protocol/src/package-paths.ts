@@ -1,15 +1,42 @@
+import { RESERVED_DEVICE_NAME, filenameMessages } from './filesystem';
+
 /** The longest user path in a package, in UTF-16 units. */
 export const packagePathMax = 4096;
 
+/** Why a path cannot be a package's: the structure (relative, '/' between folders) is wrong. */
+export const packagePathMessage =
+  'File paths are relative, use / between folders and have no empty or .. segments.';
+
 /**
- * A user path inside a package: relative, '/'-separated, no empty, '.' or '..' segments, no NUL
- * and no broken Unicode (a lone surrogate cannot be written as UTF-8 in a tar header).
+ * Segments no folder can hold as a file of its own on every recipient's system. Windows reads `\`
+ * as a folder separator (`..\..\x` leaves the folder) and `C:` at the start of a segment as a
+ * drive; it opens the reserved names (with any extension, in any case) as devices; it drops
+ * trailing dots and spaces, so `a.` would land on `a` (and `.. ` on `..`).
  */
-export function isPackagePath(path: string): boolean {
-  if (!path || path.length > packagePathMax || path.includes('\0')) return false;
+const UNWRITABLE_SEGMENT = [/\\/, /^[A-Za-z]:/, RESERVED_DEVICE_NAME, /[. ]$/];
+
+/**
+ * Why `path` cannot be a user path inside a package, or null when it can. A package path is
+ * relative, '/'-separated, with no empty, '.' or '..' segments, no NUL and no broken Unicode (a
+ * lone surrogate cannot be written as UTF-8 in a tar header), and no segment a recipient's
+ * system would read as anything but a name in its folder (see UNWRITABLE_SEGMENT): the message
+ * names the segment in the spec's words. Server and clients refuse the same paths with it.
+ */
+export function packagePathProblem(path: string): string | null {
+  if (!path || path.length > packagePathMax || path.includes('\0')) return packagePathMessage;
   // With the u flag a proper surrogate pair is one code point, so this finds only lone halves.
-  if (/[\uD800-\uDFFF]/u.test(path)) return false;
-  return path.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+  if (/[\uD800-\uDFFF]/u.test(path)) return packagePathMessage;
+  const segments = path.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) return packagePathMessage;
+  const unwritable = segments.find((s) => UNWRITABLE_SEGMENT.some((rule) => rule.test(s)));
+  return unwritable === undefined
+    ? null
+    : filenameMessages.segment(unwritable, filenameMessages.invalid);
+}
+
+/** Whether `path` can be a user path inside a package (see packagePathProblem). */
+export function isPackagePath(path: string): boolean {
+  return packagePathProblem(path) === null;
 }
 
 /** A path that is both a file and a folder of another file (`a` and `a/b`): one would be lost. */

@@ -4,6 +4,7 @@ import {
   createPackageRequest,
   fileFolderClash,
   isPackagePath,
+  packagePathProblem,
   sendMessages,
 } from './packages';
 
@@ -15,6 +16,12 @@ describe('package paths', () => {
       '資料/議事録.txt',
       'a b/c (1).txt',
       '😀.png',
+      'CONSOLE.txt',
+      'com10',
+      'nul-ish/aux_.txt',
+      'notes:v2.txt',
+      '.hidden/.a',
+      '...a',
     ]) {
       expect(isPackagePath(path), path).toBe(true);
     }
@@ -34,6 +41,32 @@ describe('package paths', () => {
     ]) {
       expect(isPackagePath(path), JSON.stringify(path)).toBe(false);
     }
+  });
+
+  it('refuses names a Windows recipient would read as a separator, drive or device', () => {
+    for (const [path, segment] of [
+      ['..\\..\\AppData\\run.bat', '..\\..\\AppData\\run.bat'],
+      ['a/b\\c', 'b\\c'],
+      ['C:', 'C:'],
+      ['docs/z:evil.txt', 'z:evil.txt'],
+      ['CON', 'CON'],
+      ['docs/nul.txt', 'nul.txt'],
+      ['Aux.tar.gz', 'Aux.tar.gz'],
+      ['prn/x', 'prn'],
+      ['com1', 'com1'],
+      ['LPT9.log', 'LPT9.log'],
+      ['report./a.txt', 'report.'],
+      ['a.txt ', 'a.txt '],
+      ['a/.. ', '.. '],
+      ['a/...', '...'],
+    ] as const) {
+      expect(packagePathProblem(path), path).toBe(
+        `Invalid path segment "${segment}": Filename contains invalid characters or patterns`,
+      );
+      expect(isPackagePath(path), path).toBe(false);
+    }
+    expect(packagePathProblem('a/../b')).toBe(sendMessages.badPath);
+    expect(packagePathProblem('Shoot/A001.mov')).toBeNull();
   });
 
   it('finds a file that is also a folder of another file', () => {

@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import { defineRoute } from './api/route';
 import { int32Max, rowId, slugParam, text } from './api/fields';
-import { fileFolderClash, isPackagePath, packagePathMax } from './package-paths';
+import {
+  fileFolderClash,
+  packagePathMax,
+  packagePathMessage,
+  packagePathProblem,
+} from './package-paths';
 
-export { cleanObjectName, fileFolderClash, isPackagePath } from './package-paths';
+export {
+  cleanObjectName,
+  fileFolderClash,
+  isPackagePath,
+  packagePathProblem,
+} from './package-paths';
 
 /** Strings of the send screen and the upload calls. */
 export const sendMessages = {
@@ -19,7 +29,7 @@ export const sendMessages = {
   recipientNotAllowed: 'You cannot send packages to this recipient.',
   duplicatePath: 'The same file path appears twice.',
   fileFolderClash: 'A file has the same path as a folder of other files.',
-  badPath: 'File paths are relative, use / between folders and have no empty or .. segments.',
+  badPath: packagePathMessage,
   expectedMismatch: 'The expected file count and size must match the intended files.',
   periodEndBeforeStart: 'The end of the access period cannot be before its start.',
   periodStartInPast: 'The access period cannot start in the past.',
@@ -120,7 +130,10 @@ export function accessPeriodProblem(
 }
 
 // A package path refuses NUL itself (a tar header cannot hold one either).
-const userPath = z.string().refine(isPackagePath, sendMessages.badPath);
+const userPath = z.string().superRefine((path, ctx) => {
+  const problem = packagePathProblem(path);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 const byteCount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const isoInstant = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { readMailFolder } from '../../test/captured-mail';
+import { linkIn, readMailFolder } from '../../test/captured-mail';
 import { loadConfig } from '../config';
+import { buildApp } from '../app';
 import { createContext, type Context } from '../context';
 import { contracts, users } from '../db/schema';
 import { listContractUsers } from '../modules/contracts/users.service';
@@ -73,7 +74,13 @@ interface Seen {
 }
 
 /** Runs one admin command as the CLI does, noting what was open while it ran, and its output. */
-async function admin(...argv: string[]): Promise<{ output: string; seen: Seen }> {
+const admin = (...argv: string[]) => adminIn(env, ...argv);
+
+/** `admin` with the CLI's environment as given. */
+async function adminIn(
+  env: Record<string, string>,
+  ...argv: string[]
+): Promise<{ output: string; seen: Seen }> {
   let seen: Seen | undefined;
   const written: string[] = [];
   const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
@@ -240,6 +247,34 @@ describe('the admin CLI', () => {
         }),
       ]);
     }, env);
+  });
+
+  it("mails the server's public URL, and refuses to mail before a server recorded one", async () => {
+    const { PUBLIC_URL: _own, ...cliEnv } = env;
+    const create = (name: string, email: string) =>
+      adminIn(cliEnv, 'create-contract', '--name', name, '--admin-email', email);
+    await expect(create('Unlinked', 'unlinked@example.com')).rejects.toThrow(
+      /public URL.*PUBLIC_URL/,
+    );
+    await withAdminContext(async (ctx) => {
+      expect(await ctx.db.select().from(contracts).where(eq(contracts.name, 'Unlinked'))).toEqual(
+        [],
+      );
+    }, cliEnv);
+
+    // A server started on the same database records its own.
+    const serverEnv = {
+      ...env,
+      PUBLIC_URL: 'https://files.example.test',
+      STORAGE_DRIVER: 'embedded',
+    };
+    const server = await buildApp(loadConfig(serverEnv));
+    await server.app.close();
+
+    const mailsBefore = (await readMailFolder(path.join(dataDir, 'mail'))).length;
+    await create('Linked', 'linked@example.com');
+    const [mail] = (await readMailFolder(path.join(dataDir, 'mail'))).slice(mailsBefore);
+    expect(linkIn(mail!)).toMatch(/^https:\/\/files\.example\.test\/activate\//);
   });
 
   it('would see the realtime listener if a context started it', async () => {

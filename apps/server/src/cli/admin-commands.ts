@@ -4,6 +4,7 @@ import { formatSize, parseSize } from '@filerunner/protocol';
 import { loadConfig } from '../config';
 import { createContext, type AppContext, type Context } from '../context';
 import { contracts } from '../db/schema';
+import { recordedPublicUrl } from '../db/server-settings';
 import {
   createContract,
   setBrandingEnabled,
@@ -54,7 +55,9 @@ const limitText = (bytes: number | null | undefined) =>
  * use its database; otherwise they start the embedded database themselves for the command.
  *
  * A command opens the database and the mail transport only: no HTTP app, no realtime listener,
- * no storage (with Swift, no login), no worker but one outbox drain at the end.
+ * no storage (with Swift, no login), no worker but one outbox drain at the end. Its mails link to
+ * PUBLIC_URL when the command's environment sets it, else to the public URL the server recorded
+ * on the database as it started (see withMailedLinks).
  */
 export async function withAdminContext(
   work: (ctx: Context) => Promise<void>,
@@ -65,12 +68,34 @@ export async function withAdminContext(
     storage: false,
   });
   try {
-    await work(ctx);
+    await work(await withMailedLinks(ctx, Boolean(env.PUBLIC_URL)));
     // Mail queued by the command leaves now rather than at the server's next start.
     await ctx.workers.outbox.drain();
   } finally {
     await ctx.close();
   }
+}
+
+export const noPublicUrl =
+  'Not mailing: the admin CLI does not know the public URL to put in links. Start the server ' +
+  'once on this database (it records its PUBLIC_URL), or set PUBLIC_URL for this command.';
+
+/**
+ * The context whose mails link where the server is reached. PUBLIC_URL's default
+ * (`http://localhost:$PORT`) is a guess that is wrong beside a server configured otherwise, so
+ * without PUBLIC_URL of its own the command takes the server's recorded one, and without that
+ * it refuses to queue mail: the refusal rolls back the command's transaction, so nothing is made.
+ */
+async function withMailedLinks(ctx: Context, ownPublicUrl: boolean): Promise<Context> {
+  if (ownPublicUrl) return ctx;
+  const recorded = await recordedPublicUrl(ctx.db);
+  if (recorded) return { ...ctx, config: { ...ctx.config, publicUrl: recorded } };
+  return {
+    ...ctx,
+    mailbox: {
+      queue: () => Promise.reject(new Error(noPublicUrl)),
+    },
+  };
 }
 
 /** Runs a command's work on a context, then closes it. */

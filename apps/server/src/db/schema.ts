@@ -226,6 +226,17 @@ export const rateLimitHits = pgTable('rate_limit_hits', {
   hits: integer().notNull(),
 });
 
+/**
+ * What the running server tells the other programs on its database, by name: `public_url`, the
+ * origin of the links it mails, which the admin CLI's mails use too. Written by every node as it
+ * starts (nodes behind one balancer share one PUBLIC_URL).
+ */
+export const serverSettings = pgTable('server_settings', {
+  name: text({ enum: ['public_url'] }).primaryKey(),
+  value: text().notNull(),
+  updatedAt: now(),
+});
+
 export type BrandingColour = 'purple' | 'orange' | 'yellow' | 'green' | 'aqua' | 'teal' | 'pink';
 
 /** A contract's custom branding; the logo is a 160 px square JPEG made on upload. */

@@ -1,6 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import { formatSize } from '@filerunner/protocol';
 import type { Context } from '../context';
 import { databaseWrites } from '../db/client';
+import { bearsMetricsToken } from './metrics';
 
 /** What /healthcheck answers: `ok`, `degraded` (serving, but something needs the operator), or down. */
 export interface Health {
@@ -36,4 +38,25 @@ export async function checkHealth(ctx: Pick<Context, 'db' | 'freeSpace'>): Promi
     problems,
     ...(space ? { storage: { free_bytes: space.freeBytes, floor_bytes: space.floorBytes } } : {}),
   };
+}
+
+/**
+ * GET /healthcheck: 503 while the database cannot commit a write, else 200. Anyone (a balancer,
+ * the latency page timing a host) gets the status alone; the volume's figures and the problems
+ * naming them go only to the operator, with the metrics token (they are also in /metrics).
+ */
+export function serveHealth(
+  app: FastifyInstance,
+  ctx: Pick<Context, 'db' | 'freeSpace'>,
+  metricsToken: string | null,
+): void {
+  app.get('/healthcheck', async (request, reply) => {
+    const health = await checkHealth(ctx);
+    const code = health.status === 'database unavailable' ? 503 : 200;
+    const operator = bearsMetricsToken(request, metricsToken);
+    return reply
+      .code(code)
+      .header('cache-control', 'no-store')
+      .send(operator ? health : { status: health.status });
+  });
 }

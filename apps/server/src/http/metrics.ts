@@ -13,6 +13,8 @@ export interface MetricSources {
   outbox(): Promise<{ pending: number; oldest: Date | null }>;
   /** Realtime sockets open on this node. */
   realtimeConnections(): number;
+  /** The data folder's volume: bytes free, and the floor kept free for the database. */
+  storageSpace(): Promise<{ freeBytes: number; floorBytes: number }>;
 }
 
 /**
@@ -100,6 +102,22 @@ export class Metrics {
       },
     });
     new Gauge({
+      name: 'filerunner_storage_free_bytes',
+      help: "Bytes free on the data folder's volume",
+      registers,
+      async collect() {
+        this.set((await sources.storageSpace()).freeBytes);
+      },
+    });
+    new Gauge({
+      name: 'filerunner_storage_free_floor_bytes',
+      help: 'Bytes the volume keeps free for the database: new files are refused under it',
+      registers,
+      async collect() {
+        this.set((await sources.storageSpace()).floorBytes);
+      },
+    });
+    new Gauge({
       name: 'filerunner_realtime_connections',
       help: 'Realtime sockets open on this node',
       registers,
@@ -172,10 +190,8 @@ export function countRequests(app: FastifyInstance, metrics: Metrics): void {
  */
 export function serveMetrics(app: FastifyInstance, metrics: Metrics, token: string | null): void {
   if (token === null) return;
-  const expected = Buffer.from(`Bearer ${token}`);
   app.get('/metrics', async (request, reply) => {
-    const given = Buffer.from(request.headers.authorization ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!bearsMetricsToken(request, token)) {
       return reply
         .code(401)
         .header('www-authenticate', 'Bearer')
@@ -186,4 +202,15 @@ export function serveMetrics(app: FastifyInstance, metrics: Metrics, token: stri
       .type(metrics.registry.contentType)
       .send(await metrics.registry.metrics());
   });
+}
+
+/**
+ * Whether the request carries `Authorization: Bearer <METRICS_TOKEN>`: the operator's credential
+ * for what the service's figures say about its machine. False when no token is set.
+ */
+export function bearsMetricsToken(request: FastifyRequest, token: string | null): boolean {
+  if (token === null) return false;
+  const expected = Buffer.from(`Bearer ${token}`);
+  const given = Buffer.from(request.headers.authorization ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -47,13 +47,25 @@ export async function findUserById(db: Database, id: number): Promise<UserRow | 
   return row;
 }
 
-/** A new account, not activated: for an address someone invited, sent to or added. */
-export async function insertAccount(
+/**
+ * The account of an address: the one that exists, else a new one, not activated (for an address
+ * someone invited, sent to or added). Requests that name the same new address at once each get
+ * the one account: the unique index on the address decides which insert makes it, and the others
+ * read it once that transaction has committed (never a unique-violation 500).
+ */
+export async function findOrInsertAccount(
   db: Database,
   values: Pick<typeof users.$inferInsert, 'email' | 'mobile' | 'firstName' | 'lastName'>,
-): Promise<UserRow> {
-  const [user] = await db.insert(users).values(values).returning(userColumns);
-  return user!;
+): Promise<{ user: UserRow; created: boolean }> {
+  const existing = await findUserByEmail(db, values.email);
+  if (existing) return { user: existing, created: false };
+  const [created] = await db
+    .insert(users)
+    .values(values)
+    .onConflictDoNothing()
+    .returning(userColumns);
+  if (created) return { user: created, created: true };
+  return { user: (await findUserByEmail(db, values.email))!, created: false };
 }
 
 /** When the account was activated; null while it is not (or there is no such account). */

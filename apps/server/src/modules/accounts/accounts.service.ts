@@ -7,13 +7,13 @@ import type { CallerMembership } from '../memberships/memberships.repository';
 import {
   consumeToken,
   findUserByEmail,
-  insertAccount,
+  findOrInsertAccount,
   issueToken,
   updateUser,
   userOfToken,
   type TokenPurpose,
 } from './accounts.repository';
-import { loginLimits } from './login-limits';
+import { admitLogin, loginLimits, type LoginOutcome } from './login-limits';
 import { decoyHash, hashPassword, passwordMatches, passwordProblem } from './passwords';
 import type { UserRow } from './sessions';
 
@@ -45,22 +45,28 @@ export function presentUser(row: UserRow, all: CallerMembership[]): User {
 }
 
 /**
- * Checks email and password. The attempt is counted against the login limits before any password
- * is compared, so parallel guesses cannot slip past them; a refused attempt gets 429. A success
- * does not count, and forgives the earlier failures of its address for that account.
+ * Checks email and password. Only failures count toward the login limits; an attempt holds a
+ * place under them while its password is compared, so parallel guesses cannot slip past them
+ * (admitLogin). An attempt the failures leave no room for gets 429, the right password included.
+ * A success does not count, and forgives the earlier failures of its address for that account.
  */
 export async function authenticate(ctx: AppContext, email: string, password: string, ip: string) {
-  const { limiter } = ctx;
-  const limits = loginLimits(ctx.config, email, ip);
-  const hits = await limiter.take(limits);
-  if (!hits) throw ApiError.detail(429, 'rate_limited', messages.login.tooManyAttempts);
-  const user = await findUserByEmail(ctx.db, email);
-  const ok = user?.activatedAt
-    ? await passwordMatches(user.passwordHash, password)
-    : await passwordMatches(await decoyHash(), `${password}\u0000never`);
-  if (!user || !ok) throw ApiError.detail(400, 'login_failed', messages.login.failed);
-  await limiter.clear(limits[0]!.key);
-  await limiter.giveBack(hits.slice(1));
+  const admission = await admitLogin(ctx.limiter, loginLimits(ctx.config, email, ip));
+  if (!admission) throw ApiError.detail(429, 'rate_limited', messages.login.tooManyAttempts);
+  let outcome: LoginOutcome = 'abandoned';
+  let user: UserRow | undefined;
+  try {
+    user = await findUserByEmail(ctx.db, email);
+    const ok = user?.activatedAt
+      ? await passwordMatches(user.passwordHash, password)
+      : await passwordMatches(await decoyHash(), `${password}\u0000never`);
+    outcome = user && ok ? 'succeeded' : 'failed';
+  } finally {
+    await admission.end(outcome);
+  }
+  if (!user || outcome !== 'succeeded') {
+    throw ApiError.detail(400, 'login_failed', messages.login.failed);
+  }
   // Contracts that added the person since their last sign-in now count them active.
   await markMembershipsActive(ctx.db, user.id);
   return { user, session: await ctx.sessions.create(user.id) };
@@ -112,14 +118,12 @@ export async function inviteUser(
 ): Promise<UserRow> {
   const { config } = ctx;
   return ctx.db.transaction(async (tx) => {
-    const user =
-      (await findUserByEmail(tx, invite.email)) ??
-      (await insertAccount(tx, {
-        email: invite.email.trim().toLowerCase(),
-        firstName: invite.firstName ?? '',
-        lastName: invite.lastName ?? '',
-        mobile: invite.mobile ?? null,
-      }));
+    const { user } = await findOrInsertAccount(tx, {
+      email: invite.email.trim().toLowerCase(),
+      firstName: invite.firstName ?? '',
+      lastName: invite.lastName ?? '',
+      mobile: invite.mobile ?? null,
+    });
     if (!user.activatedAt) {
       const token = await issueToken(tx, user.id, 'activation', config.tokenTtlHours);
       const link = `${config.publicUrl}/activate/${user.uid}/${token}`;

@@ -53,6 +53,27 @@ describe('login limits under parallel guesses', () => {
   });
 });
 
+describe('login limits under parallel correct logins', () => {
+  it('lets in every correct login at once after earlier ones, and still limits the failures', async () => {
+    const user = await createUser(server);
+    const from = newAddress();
+    for (let i = 0; i < 3 * LIMIT; i++) {
+      expect((await attempt(user.email, PASSWORD, from)).statusCode).toBe(200);
+    }
+    const together = (password: string, count: number) =>
+      Promise.all(Array.from({ length: count }, () => attempt(user.email, password, from)));
+    expect(statusCounts(await together(PASSWORD, 3 * LIMIT))).toEqual({ 200: 3 * LIMIT });
+    // None of those used up a guess: the failures are limited as ever, and then lock the address
+    // out of the account, the right password included.
+    expect(statusCounts(await together('Wrong-pass1!', 2 * LIMIT))).toEqual({
+      400: LIMIT,
+      429: LIMIT,
+    });
+    expect(statusCounts(await together(PASSWORD, 12))).toEqual({ 429: 12 });
+    expect((await attempt(user.email, PASSWORD, newAddress())).statusCode).toBe(200);
+  });
+});
+
 describe('login limits per address and account', () => {
   it("an attacker's address is refused for the account while its owner logs in elsewhere", async () => {
     const user = await createUser(server);

@@ -60,11 +60,23 @@ export class RateLimiter {
     }
   }
 
+  /** The hits under `key` in the current window, without counting one. */
+  async current(key: string): Promise<number> {
+    const window = sql`make_interval(secs => ${this.windowSeconds})`;
+    const t = rateLimitHits;
+    const rows = await queryRows<{ hits: number }>(
+      this.db,
+      sql`select hits from ${t} where key = ${key} and ${t.windowStart} >= now() - ${window}`,
+    );
+    return Number(rows[0]?.hits ?? 0);
+  }
+
   async clear(key: string): Promise<void> {
     await this.db.execute(sql`delete from ${rateLimitHits} where key = ${key}`);
   }
 
-  private async count(key: string): Promise<{ hits: number; windowStart: string }> {
+  /** Counts one hit under `key`: the hits in the current window, this one included, and its window. */
+  async count(key: string): Promise<{ hits: number; windowStart: string }> {
     const window = sql`make_interval(secs => ${this.windowSeconds})`;
     const t = rateLimitHits;
     const rows = await queryRows<{ hits: number; window_start: string }>(

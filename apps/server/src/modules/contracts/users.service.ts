@@ -16,7 +16,7 @@ import { addedAsPartnerMail, addedToContractMail } from '../../notify/account-ma
 import {
   accountActivatedAt,
   findUserByEmail,
-  insertAccount,
+  findOrInsertAccount,
   updateUser,
 } from '../accounts/accounts.repository';
 import { membershipOf } from '../memberships/memberships.repository';
@@ -107,6 +107,11 @@ export async function addContractUser(
       mobile,
       contractName: contract.name,
     });
+    // Another add of the same new address may have made the account, and its membership, while
+    // this one waited on the address's unique index.
+    if (!existing && (await membershipOf(tx, contract.id, user.id))) {
+      throw ApiError.fields({ email: [adminMessages.userExists] });
+    }
     if (existing?.activatedAt) {
       await ctx.mailbox.queue(
         tx,
@@ -149,26 +154,25 @@ export async function addExternalUsers(
   const added = await ctx.db.transaction(async (tx) => {
     const ids: number[] = [];
     for (const entry of entries) {
-      const existing = await findUserByEmail(tx, entry.email);
-      if (existing && (await membershipOf(tx, contract.id, existing.id))) {
+      const { user, created } = await findOrInsertAccount(tx, entry);
+      if (!created && (await membershipOf(tx, contract.id, user.id))) {
         throw new ApiError(400, 'validation', {
           detail: [`${entry.email}: ${adminMessages.userExists}`],
         });
       }
-      if (existing) {
+      if (!created) {
         await ctx.mailbox.queue(
           tx,
-          existing.activatedAt
-            ? addedToContractMail(existing, contract.name, `${ctx.config.publicUrl}/login`)
-            : addedAsPartnerMail(existing, contract.name),
+          user.activatedAt
+            ? addedToContractMail(user, contract.name, `${ctx.config.publicUrl}/login`)
+            : addedAsPartnerMail(user, contract.name),
         );
       }
-      const user = existing ?? (await insertAccount(tx, entry));
       await joinContract(tx, {
         contractId: contract.id,
         userId: user.id,
-        newAccount: !existing,
-        ...(existing ? { mobile: entry.mobile } : {}),
+        newAccount: created,
+        ...(created ? {} : { mobile: entry.mobile }),
         external: true,
       });
       ids.push(user.id);

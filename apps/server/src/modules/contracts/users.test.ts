@@ -10,7 +10,7 @@ import {
   type ContractFixture,
   type TestServer,
 } from '../../../test/harness';
-import { packageRecipients, packages, storageAppGroups } from '../../db/schema';
+import { packageRecipients, packages, storageAppGroups, users } from '../../db/schema';
 import { addMember } from './contracts.service';
 
 let server: TestServer;
@@ -152,6 +152,22 @@ describe('adding users', () => {
     expect(refused.json()).toEqual({ detail: [adminMessages.invalidEmail] });
     await server.outbox.drain();
     expect(JSON.stringify((await server.mails()).map((m) => m.to))).not.toContain(a);
+  });
+
+  it('adds a new address once when several admins add it at once, the rest told it exists', async () => {
+    for (const [path, body] of [
+      ['users/external/', () => [{ email: 'together.external@example.com' }]],
+      ['users/', () => ({ first_name: 'A', last_name: 'B', email: 'together.user@example.com' })],
+    ] as const) {
+      const answers = await Promise.all(Array.from({ length: 5 }, () => api('POST', path, body())));
+      const statuses = answers.map((a) => a.statusCode).sort();
+      expect(statuses, path).toEqual([201, 400, 400, 400, 400]);
+      const email =
+        path === 'users/' ? 'together.user@example.com' : 'together.external@example.com';
+      expect(await server.ctx.db.select().from(users).where(eq(users.email, email))).toHaveLength(
+        1,
+      );
+    }
   });
 });
 

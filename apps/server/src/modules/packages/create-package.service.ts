@@ -14,7 +14,7 @@ import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/unique-violation';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
-import { findUserByEmail, insertAccount } from '../accounts/accounts.repository';
+import { findOrInsertAccount } from '../accounts/accounts.repository';
 import { contractSlugOf, storageGroupOfContract } from '../contracts/contracts.repository';
 import { memberOf } from '../contracts/contracts.policy';
 import { joinContract } from '../memberships/member-view';
@@ -63,39 +63,39 @@ async function resolveAdHoc(
   email: string,
   reachable: Map<number, RecipientUser>,
 ): Promise<ResolvedRecipient> {
-  const existing = await findUserByEmail(tx, email);
-  if (existing) {
-    const known = reachable.get(existing.id);
-    if (known) return { userId: known.id, email, verified: known.verified, mobile: known.mobile };
-    const membership = await membershipOf(tx, contract.id, existing.id);
-    if (membership) {
-      if (
-        !membership.external ||
-        !membership.enabled ||
-        (await isInContractGroup(tx, contract.id, existing.id))
-      ) {
-        throw refuse('recipients', sendMessages.recipientNotAllowed);
-      }
-    } else {
-      await joinContract(tx, {
-        contractId: contract.id,
-        userId: existing.id,
-        newAccount: false,
-        external: true,
-      });
-    }
-    // The contract's own mobile for them, never the account's: that may be another contract's.
-    const mobile = await contractMobileOf(tx, contract.id, existing.id);
-    return { userId: existing.id, email, verified: false, mobile };
+  const account = await findOrInsertAccount(tx, { email });
+  if (account.created) {
+    await joinContract(tx, {
+      contractId: contract.id,
+      userId: account.user.id,
+      newAccount: true,
+      external: true,
+    });
+    return { userId: account.user.id, email, verified: false, mobile: null };
   }
-  const created = await insertAccount(tx, { email });
-  await joinContract(tx, {
-    contractId: contract.id,
-    userId: created.id,
-    newAccount: true,
-    external: true,
-  });
-  return { userId: created.id, email, verified: false, mobile: null };
+  const existing = account.user;
+  const known = reachable.get(existing.id);
+  if (known) return { userId: known.id, email, verified: known.verified, mobile: known.mobile };
+  const membership = await membershipOf(tx, contract.id, existing.id);
+  if (membership) {
+    if (
+      !membership.external ||
+      !membership.enabled ||
+      (await isInContractGroup(tx, contract.id, existing.id))
+    ) {
+      throw refuse('recipients', sendMessages.recipientNotAllowed);
+    }
+  } else {
+    await joinContract(tx, {
+      contractId: contract.id,
+      userId: existing.id,
+      newAccount: false,
+      external: true,
+    });
+  }
+  // The contract's own mobile for them, never the account's: that may be another contract's.
+  const mobile = await contractMobileOf(tx, contract.id, existing.id);
+  return { userId: existing.id, email, verified: false, mobile };
 }
 
 /** A recipient as a send names it: a contract user by id, or an ad-hoc address. */

@@ -131,3 +131,50 @@ describe('creating a package with an idempotency key', () => {
     expect((await create(payload, 'x'.repeat(200))).status).toBe(201);
   });
 });
+
+describe('creating packages to a new ad-hoc address', () => {
+  it('creates every one of several sent at once, and one account for the address', async () => {
+    const email = 'new-adhoc-parallel@example.com';
+    const answers = await Promise.all(Array.from({ length: 10 }, () => create(form([{ email }]))));
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 10 }, () => 201));
+    const accounts = await server.ctx.db.select().from(users).where(eq(users.email, email));
+    expect(accounts).toHaveLength(1);
+  });
+});
+
+describe('file paths a package refuses', () => {
+  it.each([
+    ['..\\..\\AppData\\Roaming\\run.bat', '..\\..\\AppData\\Roaming\\run.bat'],
+    ['C:/Windows/run.bat', 'C:'],
+    ['docs/c:evil.txt', 'c:evil.txt'],
+    ['CON', 'CON'],
+    ['docs/nul.txt', 'nul.txt'],
+    ['Com1.tar.gz', 'Com1.tar.gz'],
+    ['LPT9', 'LPT9'],
+    ['report./a.txt', 'report.'],
+    ['docs/a.txt ', 'a.txt '],
+  ])('refuses %j with the offending segment (400, field error)', async (filename, segment) => {
+    const payload = { ...form(), intended_files: [{ filename, size: 5 }] };
+    const refused = await server.app.inject({
+      method: 'POST',
+      url: '/api/packages/create/',
+      headers: fx.sender.headers,
+      payload,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      intended_files: [
+        `Invalid path segment "${segment}": Filename contains invalid characters or patterns`,
+      ],
+    });
+    const made = await server.ctx.db.select().from(packages).where(eq(packages.name, payload.name));
+    expect(made).toHaveLength(0);
+  });
+
+  it('still takes names that only look like reserved ones', async () => {
+    for (const filename of ['CONSOLE.txt', 'com10', 'docs/a.b', 'notes:v2/a', 'nul-ish/aux_.txt']) {
+      const payload = { ...form(), intended_files: [{ filename, size: 5 }] };
+      expect((await create(payload)).status, filename).toBe(201);
+    }
+  });
+});

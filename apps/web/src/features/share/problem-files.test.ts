@@ -31,17 +31,17 @@ describe('the problem files', () => {
           'Invalid path segment "what?.mov": Filename contains invalid characters or patterns',
       },
       {
-        type: 'Invalid filename',
-        filename: 'd.txt ',
-        filepath: 'takes, day 1/d.txt ',
-        description:
-          'Invalid path segment "d.txt ": Filename contains invalid characters or patterns',
-      },
-      {
         type: 'Excluded',
         filename: '.DS_Store',
         filepath: 'shoot/.DS_Store',
         description: 'System file, never sent (.DS_Store, Thumbs.db, ._*, system folders)',
+      },
+      {
+        type: 'Excluded',
+        filename: 'd.txt ',
+        filepath: 'takes, day 1/d.txt ',
+        description:
+          'Invalid path segment "d.txt ": Filename contains invalid characters or patterns',
       },
     ]);
   });
@@ -49,8 +49,8 @@ describe('the problem files', () => {
   it('copy as CSV with the columns Type, Filename, Filepath, Description, quoted where needed', () => {
     const csv = problemCsv(problemRows(plan)).split('\r\n');
     expect(csv[0]).toBe('Type,Filename,Filepath,Description');
-    expect(csv[2]).toBe(
-      'Invalid filename,d.txt ,"takes, day 1/d.txt ","Invalid path segment ""d.txt "": Filename contains invalid characters or patterns"',
+    expect(csv[3]).toBe(
+      'Excluded,d.txt ,"takes, day 1/d.txt ","Invalid path segment ""d.txt "": Filename contains invalid characters or patterns"',
     );
     expect(csv).toHaveLength(5);
   });

@@ -1,4 +1,5 @@
-import type { ExclusionReason, UploadPlan } from '@filerunner/transfer';
+import { packagePathProblem } from '@filerunner/protocol';
+import type { ExcludedFile, ExclusionReason, UploadPlan } from '@filerunner/transfer';
 
 /** The problem-files dialog lists this many files, with a note of the total. */
 export const PROBLEM_LIST_LIMIT = 100;
@@ -37,13 +38,19 @@ export function problemRows(plan: Pick<UploadPlan, 'problemFiles' | 'excluded'>)
       filepath: source.path,
       description: problems.join('; '),
     })),
-    ...plan.excluded.map(({ source, reason }): ProblemRow => ({
+    ...plan.excluded.map((excluded): ProblemRow => ({
       type: 'Excluded',
-      filename: nameOf(source.path),
-      filepath: source.path,
-      description: exclusionDescriptions[reason],
+      filename: nameOf(excluded.source.path),
+      filepath: excluded.source.path,
+      description: exclusionDescription(excluded),
     })),
   ];
+}
+
+/** Why a file is left out; a path the package rule refuses names its segment and reason. */
+function exclusionDescription({ source, reason }: ExcludedFile): string {
+  const pathProblem = reason === 'invalid_path' ? packagePathProblem(source.path) : null;
+  return pathProblem ?? exclusionDescriptions[reason];
 }
 
 function csvField(value: string): string {

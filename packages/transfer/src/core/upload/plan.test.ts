@@ -183,12 +183,16 @@ describe('planUpload', () => {
       unread('Shoot/.DS_Store', 10),
       unread('Shoot/clip🎬.mov', 10),
       unread('Shoot/../escape.txt', 10),
+      unread('Shoot/..\\..\\escape.bat', 10),
+      unread('Shoot/CON.txt', 10),
       unread('Shoot/clip.mov', 10),
       unread('huge.raw', 250 * 5 * GiB + 1),
     ]);
     expect(plan.excluded.map((e) => [e.source.path, e.reason])).toEqual([
       ['Shoot/../escape.txt', 'invalid_path'],
+      ['Shoot/..\\..\\escape.bat', 'invalid_path'],
       ['Shoot/.DS_Store', 'ignored'],
+      ['Shoot/CON.txt', 'invalid_path'],
       ['Shoot/clip🎬.mov', 'emoji'],
       ['huge.raw', 'too_large'],
     ]);
@@ -202,7 +206,7 @@ describe('planUpload', () => {
     const sources = [
       unread('Day:1/clip?.mov', 10),
       unread(`notes/${'n'.repeat(256)}.txt`, 10),
-      unread('Shoot/CON.txt', 10),
+      unread('Shoot/a|b.txt', 10),
       unread('Shoot/fine.txt', 10),
     ];
     const plan = planUpload(sources, { constraints: defaultFilesystemConstraints });
@@ -215,8 +219,8 @@ describe('planUpload', () => {
         ],
       ],
       [
-        'Shoot/CON.txt',
-        ['Invalid path segment "CON.txt": Filename contains invalid characters or patterns'],
+        'Shoot/a|b.txt',
+        ['Invalid path segment "a|b.txt": Filename contains invalid characters or patterns'],
       ],
       [
         `notes/${'n'.repeat(256)}.txt`,
