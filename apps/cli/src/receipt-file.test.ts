@@ -28,7 +28,10 @@ describe('receiptFileName', () => {
     for (const name of hostile) {
       const made = receiptFileName(name);
       expect(made, name).toMatch(/^[^/\\.][^/\\]*\.receipt\.jws$/);
-      expect([...made].every((c) => c >= ' '), name).toBe(true);
+      expect(
+        [...made].every((c) => c >= ' '),
+        name,
+      ).toBe(true);
       expect(path.dirname(path.resolve(folder, made)), name).toBe(folder);
       expect(made.split('.')[0]!.toLowerCase(), name).not.toMatch(/^(con|nul)$/);
     }
