@@ -10,7 +10,8 @@ import { unpackAllInto } from './picked-folder';
 import { sendDemoPackage } from './sent-package';
 
 // Delivery receipts end to end in Chromium: a recipient downloads one file, then the whole
-// package into a picked folder with the engine, which asks the server for a signed receipt;
+// package into a picked folder with the engine, which answers the server's challenge from the
+// files in that folder and so earns a signed receipt;
 // the sender's download history then shows each download's files and verification, and the
 // receipt the sender saves verifies with openssl against the key the server publishes.
 
@@ -138,17 +139,22 @@ describe('delivery receipts in the browser', () => {
       pem: string;
     };
     expect(await opensslVerifies(jws, key.pem)).toBe(true);
-    // What it signs: this package, delivered to Rita, every file verified by her engine.
+    // What it signs: this package, held by Rita's engine (it answered the challenge over sampled
+    // ranges from the files in her folder), every file verified by it.
     const claims = JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString()) as {
       sub: string;
       package: { slug: string; files: number };
+      proof: { method: string; ranges: number; bytes: number };
       verification: { failed: string[]; unverified: string[] };
     };
     expect(claims).toMatchObject({
       sub: RITA,
       package: { slug, files: 3 },
+      proof: { method: 'sampled-ranges-sha256' },
       verification: { failed: [], unverified: [] },
     });
+    expect(claims.proof.ranges).toBeGreaterThan(1);
+    expect(claims.proof.bytes).toBeGreaterThan(0);
     // One byte changed, and it no longer verifies.
     const tampered = jws.replace(/\.(.)/, (_, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
     expect(await opensslVerifies(tampered, key.pem)).toBe(false);

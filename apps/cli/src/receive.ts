@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import {
@@ -7,16 +6,17 @@ import {
   createRouteClient,
   formatRate,
   formatSize,
-  type DeliveryReceipt,
   type PackageDownloadGrant,
-  type ReceiptRequest,
+  type ReceiptPublicKey,
 } from '@filerunner/protocol';
 import {
+  DiskWrittenBytes,
   DownloadFailedError,
   FetchHttpClient,
   FolderSink,
   JsonFileResumeStore,
   ledgerKeyOf,
+  nodeSha256,
   OccupiedFolderError,
   planDownload,
   quotedNames,
@@ -28,8 +28,10 @@ import {
   type DownloadLedger,
   type DownloadOutcome,
   type DownloadProgress,
+  type ReceiptCalls,
 } from '@filerunner/transfer/node';
 import { CliFailure, failureOfCall } from './failures';
+import { saveReceiptFile, verifiedReceipt } from './receipt-file';
 import { ReceiveFolders } from './receive-folder';
 import { apiTarget } from './server-api';
 
@@ -98,9 +100,17 @@ async function grantOf(source: ReceiveSource, signal: AbortSignal) {
       .catch((error: unknown) => {
         throw failureOfCall(error, 'open the link', origin);
       });
-    const askReceipt = (report: ReceiptRequest) =>
-      client.call(api.receipts.issueExternal, { params: { slug }, query: { key }, body: report });
-    return { origin, grant: grant as PackageDownloadGrant, askReceipt };
+    const receipts: ServerReceipts = {
+      slug,
+      calls: {
+        challenge: () =>
+          client.call(api.receipts.challengeExternal, { params: { slug }, query: { key } }),
+        issue: (body) =>
+          client.call(api.receipts.issueExternal, { params: { slug }, query: { key }, body }),
+      },
+      publicKey: () => client.call(api.receipts.publicKey),
+    };
+    return { origin, grant: grant as PackageDownloadGrant, receipts };
   }
   const target = apiTarget(source.url, source.apiKey);
   const client = createRouteClient({ http, ...target, clock: systemClock });
@@ -109,25 +119,55 @@ async function grantOf(source: ReceiveSource, signal: AbortSignal) {
     .catch((error: unknown) => {
       throw failureOfCall(error, `get package ${source.slug}`, source.url);
     });
-  const askReceipt = (report: ReceiptRequest) =>
-    client.call(api.receipts.issue, { params: { slug: source.slug }, body: report });
-  return {
-    origin: new URL(target.baseUrl).origin,
-    grant: grant as PackageDownloadGrant,
-    askReceipt,
+  const params = { slug: source.slug };
+  const receipts: ServerReceipts = {
+    slug: source.slug,
+    calls: {
+      challenge: () => client.call(api.receipts.challenge, { params }),
+      issue: (body) => client.call(api.receipts.issue, { params, body }),
+    },
+    publicKey: () => client.call(api.receipts.publicKey),
   };
+  return { origin: new URL(target.baseUrl).origin, grant: grant as PackageDownloadGrant, receipts };
 }
 
-/** Asks the server for a signed receipt of the download just finished and saves it beside the files. */
+/** The package's receipt calls on its server, and the key its receipts must verify with. */
+interface ServerReceipts {
+  readonly slug: string;
+  readonly calls: ReceiptCalls;
+  readonly publicKey: () => Promise<ReceiptPublicKey>;
+}
+
+/**
+ * Earns the server's signed receipt of the download just finished (answering its challenge from
+ * the files on disk), verifies it with the published key and saves it into the folder under a
+ * name made here. Answers what to tell: where it is, or why there is none; the files are
+ * complete and verified either way.
+ */
 async function saveReceipt(
-  askReceipt: (report: ReceiptRequest) => Promise<DeliveryReceipt>,
-  outcome: DownloadOutcome,
-  file: string,
-): Promise<boolean> {
-  const issued = await requestReceipt(askReceipt, outcome);
-  if (!issued) return false;
-  await writeFile(file, `${issued.receipt}\n`);
-  return true;
+  receipts: ServerReceipts,
+  proof: { sink: FolderSink; descriptor: DownloadDescriptor; outcome: DownloadOutcome },
+): Promise<string> {
+  const { sink, descriptor, outcome } = proof;
+  try {
+    const issued = await requestReceipt(
+      {
+        calls: receipts.calls,
+        descriptor,
+        mode: sink.mode,
+        written: new DiskWrittenBytes(sink),
+        sha256: nodeSha256,
+      },
+      outcome,
+    );
+    verifiedReceipt(issued.receipt, await receipts.publicKey(), receipts.slug);
+    const file = await saveReceiptFile(sink.folder, descriptor.filename, issued.receipt);
+    return `The server's signed delivery receipt is in ${file}`;
+  } catch (error) {
+    const why =
+      error instanceof ApiError ? `the server said: ${error.message}` : (error as Error).message;
+    return `No delivery receipt was saved: ${why}. The files are complete and verified.`;
+  }
 }
 
 /**
@@ -144,7 +184,7 @@ export async function receive(
     signal: AbortSignal;
   },
 ): Promise<DownloadOutcome> {
-  const { origin, grant, askReceipt } = await grantOf(options.source, io.signal);
+  const { origin, grant, receipts } = await grantOf(options.source, io.signal);
   const descriptor: DownloadDescriptor = {
     // The grant's URL carries its token: it is used, never printed.
     downloadUrl: new URL(grant.download_url, origin).toString(),
@@ -163,11 +203,12 @@ export async function receive(
   io.say(
     `Receiving ${grant.filename} (${formatSize(grant.size)}, ${grant.files.length} files) into ${out}`,
   );
+  const sink = new FolderSink(out, mode, { overwrite: options.overwrite });
   let outcome: DownloadOutcome;
   try {
     outcome = await runDownload({
       descriptor,
-      sink: new FolderSink(out, mode, { overwrite: options.overwrite }),
+      sink,
       http: new FetchHttpClient(),
       ledger: new JsonFileResumeStore<DownloadLedger>(ledgerFile),
       // The ledger says which files are this download's own, so it is kept per folder.
@@ -199,12 +240,7 @@ export async function receive(
   }
   if (options.out === undefined) await folders.finished(download, options.parent);
   io.say(`Received ${outcome.verifiedFiles} files, each verified.`);
-  const receiptFile = path.join(out, `${grant.filename.replace(/\.tar$/, '')}.receipt.jws`);
-  if (await saveReceipt(askReceipt, outcome, receiptFile)) {
-    io.say(`The server's signed delivery receipt is in ${receiptFile}`);
-  } else {
-    io.say('The server gave no delivery receipt this time; the files are complete and verified.');
-  }
+  io.say(await saveReceipt(receipts, { sink, descriptor, outcome }));
   return outcome;
 }
 

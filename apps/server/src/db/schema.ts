@@ -14,7 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { ContractSettings } from '@filerunner/protocol';
+import type { ContractSettings, ReceiptRange } from '@filerunner/protocol';
 
 // Callers always get a Buffer, whatever byte array the driver answers.
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
@@ -497,6 +497,24 @@ export const signingKeys = pgTable('signing_keys', {
   kid: text().notNull(),
   privateKeyPem: text().notNull(),
   publicKeyPem: text().notNull(),
+  createdAt: now(),
+});
+
+/**
+ * A receipt challenge handed to a recipient and not yet answered: the nonce and the ranges their
+ * answer must hash. One per recipient (a new one replaces it), deleted when answered, refused
+ * once expired: the table holds at most a row per recipient.
+ */
+export const receiptChallenges = pgTable('receipt_challenges', {
+  id: uuid().primaryKey().defaultRandom(),
+  recipientId: integer()
+    .notNull()
+    .unique()
+    .references(() => packageRecipients.id, { onDelete: 'cascade' }),
+  /** 32 random bytes as hex: no credential (an answer also needs the bytes), kept to check it. */
+  nonce: text().notNull(),
+  ranges: jsonb().$type<ReceiptRange[]>().notNull(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
   createdAt: now(),
 });
 

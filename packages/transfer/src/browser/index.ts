@@ -7,6 +7,7 @@ export { FetchHttpClient } from './fetch-http-client';
 export type { FetchHttpClientOptions } from './fetch-http-client';
 export { FolderSink, EXTRACT_FILES_IN_FLIGHT } from './folder-sink';
 export type { FolderSinkOptions, ExtractFileState, ExtractFileEvent } from './folder-sink';
+export { FolderHandleWrittenBytes, browserSha256 } from './written-bytes';
 export {
   pickDownloadFolder,
   hasFolderAccess,

@@ -23,6 +23,7 @@ export { JsonFileResumeStore } from './json-file-resume-store';
 export { keepingSessionCookie, signedInClient } from './signed-in-client';
 export { NodeSlabPacker } from './slab-packer';
 export { XxhashFileHasher } from './xxhash-file-hasher';
+export { DiskWrittenBytes, nodeSha256 } from './written-bytes';
 
 /**
  * The runner's ports for Node: fetch, the platform's Blob for slabs, xxh128 of every file (with

@@ -11,7 +11,8 @@ import { layoutTar } from '@filerunner/transfer';
 import { useTestServer, type ContractFixture, type TestServer } from '../../../test/harness';
 import { fileBytes, listeningSender } from '../../../test/uploader';
 import { addRecipient, createPackage } from '../downloads/download-fixtures';
-import type { ReceiptClaims } from '../receipts/receipts.service';
+import type { ReceiptClaims } from '@filerunner/protocol';
+import { askReceipt } from '../receipts/receipt-fixtures';
 
 // The sender's download history says, per recipient and per download, which of the package's
 // files that download delivered whole and what the recipient's engine reported of its check
@@ -22,6 +23,13 @@ let origin: string;
 let fx: ContractFixture;
 let slug: string;
 let second: { user: { id: number; email: string }; headers: Record<string, string> };
+const files = [
+  { path: 'reel/A001.mov', bytes: fileBytes(40_000, 1) },
+  { path: 'reel/A002.mov', bytes: fileBytes(30_000, 2) },
+  { path: 'reel/notes.txt', bytes: fileBytes(700, 3) },
+];
+/** The bytes a recipient holding the package reads back, by path. */
+const bytesOf = (path: string) => files.find((f) => f.path === path)!.bytes;
 
 useTestServer(async (t) => {
   ({ server } = t);
@@ -30,11 +38,7 @@ useTestServer(async (t) => {
     contractId: fx.contract.id,
     senderId: fx.sender.user.id,
     name: 'Reel 7',
-    files: [
-      { path: 'reel/A001.mov', bytes: fileBytes(40_000, 1) },
-      { path: 'reel/A002.mov', bytes: fileBytes(30_000, 2) },
-      { path: 'reel/notes.txt', bytes: fileBytes(700, 3) },
-    ],
+    files,
   });
   slug = pkg.slug;
   await addRecipient(server, pkg.id, fx.receiver.user);
@@ -91,11 +95,12 @@ describe("a sent package's download history", () => {
     const half = Math.floor(grant.size / 2);
     await fetchRange(grant.download_url, 0, half);
     await fetchRange(grant.download_url, half, grant.size);
-    const issued = await call('POST', `/packages/${slug}/receipt/`, fx.receiver.headers, {
-      verified: 3,
-      unverified: [],
-      failed: [],
-    });
+    const issued = await askReceipt(
+      server,
+      { base: `/packages/${slug}`, headers: fx.receiver.headers },
+      bytesOf,
+      { verified: 3, unverified: [], failed: [] },
+    );
     expect(issued.statusCode, issued.body).toBe(201);
 
     const [download, ...others] = byEmail(await history(), fx.receiver.user.email).downloads;
@@ -167,11 +172,12 @@ describe("a sent package's download history", () => {
       layout.entries[0]!.dataOffset,
       last.dataOffset + last.source.size,
     );
-    const issued = await call('POST', `/packages/${slug}/receipt/`, second.headers, {
-      verified: 2,
-      unverified: [],
-      failed: ['reel/notes.txt'],
-    });
+    const issued = await askReceipt(
+      server,
+      { base: `/packages/${slug}`, headers: second.headers },
+      bytesOf,
+      { verified: 2, unverified: [], failed: ['reel/notes.txt'] },
+    );
     expect(issued.statusCode, issued.body).toBe(201);
     const downloads = byEmail(await history(), second.user.email).downloads;
     expect(downloads.map((d) => [d.files_covered, d.is_partial, d.verification])).toEqual([

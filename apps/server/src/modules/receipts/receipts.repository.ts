@@ -1,7 +1,14 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client';
 import { parseServedRanges, type ServedRanges } from './tar-coverage';
-import { deliveryReceipts, downloadGrants, downloads, packageRecipients } from '../../db/schema';
+import type { ReceiptRange } from '@filerunner/protocol';
+import {
+  deliveryReceipts,
+  downloadGrants,
+  downloads,
+  packageRecipients,
+  receiptChallenges,
+} from '../../db/schema';
 
 /** What the recipient was sent of the package's tar, over every download of it they made. */
 export interface Delivery {
@@ -62,4 +69,38 @@ export function receiptsOf(db: Database, packageId: number) {
     .innerJoin(packageRecipients, eq(packageRecipients.id, deliveryReceipts.recipientId))
     .where(and(eq(deliveryReceipts.packageId, packageId)))
     .orderBy(desc(deliveryReceipts.id));
+}
+
+/** Stores the recipient's new challenge in place of any earlier one (one per recipient). */
+export async function replaceChallenge(
+  db: Database,
+  challenge: { recipientId: number; nonce: string; ranges: ReceiptRange[]; expiresAt: Date },
+) {
+  const [row] = await db
+    .insert(receiptChallenges)
+    .values(challenge)
+    .onConflictDoUpdate({
+      target: receiptChallenges.recipientId,
+      set: {
+        id: sql`gen_random_uuid()`,
+        nonce: challenge.nonce,
+        ranges: challenge.ranges,
+        expiresAt: challenge.expiresAt,
+        createdAt: sql`now()`,
+      },
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * Takes the recipient's challenge of that id for answering: deleted whatever the answer, so it
+ * is answered at most once. Undefined when there is none, or it has expired.
+ */
+export async function takeChallenge(db: Database, recipientId: number, id: string) {
+  const [row] = await db
+    .delete(receiptChallenges)
+    .where(and(eq(receiptChallenges.recipientId, recipientId), eq(receiptChallenges.id, id)))
+    .returning();
+  return row && row.expiresAt > new Date() ? row : undefined;
 }

@@ -11,7 +11,8 @@ export const externalApi = apiSlice.injectEndpoints({
     externalPackage: query(build, api.inbox.externalFiles),
     externalPackageGrant: mutation(build, api.inbox.externalPackageGrant),
     externalFileGrant: mutation(build, api.inbox.externalFileGrant),
-    /** A signed receipt of the link holder's complete download, asked by the download engine. */
+    /** The link holder's receipt challenge and receipt, asked by the download engine. */
+    externalReceiptChallenge: mutation(build, api.receipts.challengeExternal),
     externalDeliveryReceipt: mutation(build, api.receipts.issueExternal),
   }),
 });
@@ -20,5 +21,6 @@ export const {
   useExternalPackageQuery,
   useExternalPackageGrantMutation,
   useExternalFileGrantMutation,
+  useExternalReceiptChallengeMutation,
   useExternalDeliveryReceiptMutation,
 } = externalApi;

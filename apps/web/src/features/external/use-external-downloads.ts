@@ -4,6 +4,7 @@ import {
   useExternalDeliveryReceiptMutation,
   useExternalFileGrantMutation,
   useExternalPackageGrantMutation,
+  useExternalReceiptChallengeMutation,
 } from './external-api';
 
 export const downloadFailed = 'Sorry, we could not start that download. Please try again.';
@@ -16,6 +17,7 @@ export const downloadFailed = 'Sorry, we could not start that download. Please t
 export function useExternalDownloads(pkg: ExternalPackage, accessKey: string) {
   const [packageGrant, packageGranting] = useExternalPackageGrantMutation();
   const [fileGrant, fileGranting] = useExternalFileGrantMutation();
+  const [receiptChallenge] = useExternalReceiptChallengeMutation();
   const [deliveryReceipt] = useExternalDeliveryReceiptMutation();
   const downloads = usePackageDownloads({
     slug: pkg.slug,
@@ -28,12 +30,12 @@ export function useExternalDownloads(pkg: ExternalPackage, accessKey: string) {
         params: { slug: pkg.slug, '*': file.user_path },
         query: { key: accessKey },
       }).unwrap(),
-    receipt: (report) =>
-      deliveryReceipt({
-        params: { slug: pkg.slug },
-        query: { key: accessKey },
-        body: report,
-      }).unwrap(),
+    receipt: {
+      challenge: () =>
+        receiptChallenge({ params: { slug: pkg.slug }, query: { key: accessKey } }).unwrap(),
+      issue: (body) =>
+        deliveryReceipt({ params: { slug: pkg.slug }, query: { key: accessKey }, body }).unwrap(),
+    },
     grantsBy: { kind: 'external', key: accessKey },
     failed: downloadFailed,
   });

@@ -20,6 +20,7 @@ import {
   filesOf,
   usePagedList,
   useDeliveryReceiptMutation,
+  useReceiptChallengeMutation,
   useExtendExpiryMutation,
   useFileDownloadGrantMutation,
   usePackageDownloadGrantMutation,
@@ -34,6 +35,7 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
   const [extend, extending] = useExtendExpiryMutation();
   const [packageGrant, packageGranting] = usePackageDownloadGrantMutation();
   const [fileGrant] = useFileDownloadGrantMutation();
+  const [receiptChallenge] = useReceiptChallengeMutation();
   const [deliveryReceipt] = useDeliveryReceiptMutation();
   const canDownload = !pkg.expired && !pkg.removed && !pkg.locked;
   const canExtend = pkg.can_extend_expiry && pkg.expires_soon && !pkg.expired && !pkg.removed;
@@ -44,7 +46,10 @@ export function ReceivedPackageView({ pkg }: { pkg: ReceivedPackage }) {
     invalidFilenames: pkg.invalid_filenames,
     packageGrant: () => packageGrant({ params: { slug: pkg.slug } }).unwrap(),
     fileGrant: (file) => fileGrant({ params: { slug: pkg.slug, '*': file.user_path } }).unwrap(),
-    receipt: (report) => deliveryReceipt({ params: { slug: pkg.slug }, body: report }).unwrap(),
+    receipt: {
+      challenge: () => receiptChallenge({ params: { slug: pkg.slug } }).unwrap(),
+      issue: (body) => deliveryReceipt({ params: { slug: pkg.slug }, body }).unwrap(),
+    },
     grantsBy: { kind: 'received' },
     failed: packageScreen.downloadFailed,
   });

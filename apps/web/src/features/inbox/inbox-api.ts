@@ -81,7 +81,8 @@ export const inboxApi = apiSlice.injectEndpoints({
     /** Grants expire, so each download asks afresh: a change, never a cached read. */
     packageDownloadGrant: mutation(build, api.downloads.packageGrant),
     fileDownloadGrant: mutation(build, api.downloads.fileGrant),
-    /** A signed receipt of a complete download, asked by the download engine. */
+    /** A receipt challenge and, on its answers, a signed receipt: asked by the download engine. */
+    receiptChallenge: mutation(build, api.receipts.challenge),
     deliveryReceipt: mutation(build, api.receipts.issue),
   }),
 });
@@ -94,6 +95,7 @@ export const {
   useExtendExpiryMutation,
   usePackageDownloadGrantMutation,
   useFileDownloadGrantMutation,
+  useReceiptChallengeMutation,
   useDeliveryReceiptMutation,
 } = inboxApi;
 

@@ -1,18 +1,12 @@
 import { useCallback } from 'react';
-import type {
-  DeliveryReceipt,
-  FileDownloadGrant,
-  PackageDownloadGrant,
-  PackageFile,
-  ReceiptRequest,
-} from '@filerunner/protocol';
+import type { FileDownloadGrant, PackageDownloadGrant, PackageFile } from '@filerunner/protocol';
 import { firstErrorMessage } from '../../app/api-client';
 import { useAppDispatch } from '../../app/hooks';
 import { useToast } from '../../components/toast-context';
 import { useHiddenSettings } from '../hidden-settings/hidden-settings';
 import { pickDownloadFolder, queueDownload } from '../transfers/download-actions';
 import type { DownloadRequest } from '../transfers/download-controller';
-import type { DownloadFolder, DownloadMethod } from '../transfers/download-runner';
+import type { DownloadFolder, DownloadMethod, ReceiptCalls } from '../transfers/download-runner';
 import { useFolderDownloads } from '../transfers/DownloadControls';
 import { fileDescriptor, packageDescriptor } from '../transfers/grant-descriptors';
 import type { GrantSource } from '../transfers/kept-downloads';
@@ -25,10 +19,11 @@ export interface DownloadablePackage {
   packageGrant: () => Promise<PackageDownloadGrant>;
   fileGrant: (file: PackageFile) => Promise<FileDownloadGrant>;
   /**
-   * Asks for a signed receipt of the whole package once downloaded into a folder and checked:
-   * a recipient's call (absent for the sender's own downloads).
+   * Asks for a signed receipt of the whole package once downloaded into a folder and checked,
+   * answering the server's challenge from the files: a recipient's calls (absent for the
+   * sender's own downloads).
    */
-  receipt?: (report: ReceiptRequest) => Promise<DeliveryReceipt>;
+  receipt?: ReceiptCalls;
   /**
    * Which grant calls those are, so a later page can ask them again for a download cut off
    * (the external page's with the link's key).

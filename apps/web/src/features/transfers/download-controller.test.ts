@@ -11,6 +11,7 @@ import type {
   DownloadJob,
   DownloadOutcome,
   DownloadRunner,
+  ReceiptCalls,
 } from './download-runner';
 import { downloadsReducer, selectDownloads } from './downloads-slice';
 
@@ -282,9 +283,12 @@ describe('the download queue', () => {
   it("hands a recipient's receipt request to the folder engine, and shows when it was signed", async () => {
     const { controller, store, browser, engine, request } = queueWith({ folders: true });
     const asked: unknown[] = [];
-    const receipt = async (report: unknown) => {
-      asked.push(report);
-      return {} as never;
+    const receipt: ReceiptCalls = {
+      challenge: async () => ({ challenge: 'c', nonce: '00', ranges: [], expires_at: '' }),
+      issue: async (request) => {
+        asked.push(request);
+        return {} as never;
+      },
     };
     const { id } = controller.enqueue(request('A', { method: 'unpack', folder, receipt }));
     await vi.advanceTimersByTimeAsync(0);
@@ -292,9 +296,10 @@ describe('the download queue', () => {
     engine.jobs[0]!.finish({ verifiedFiles: 3 });
     await vi.advanceTimersByTimeAsync(0);
     expect(store.getState().downloads.records[id]!.receipted).toBe(false);
-    // The engine asks with the queue's call and says when the server signed one.
-    await job.receipt!.ask({ verified: 3, unverified: [], failed: [] });
-    expect(asked).toEqual([{ verified: 3, unverified: [], failed: [] }]);
+    // The engine asks with the queue's calls and says when the server signed one.
+    const answered = { challenge: 'c', answers: [], verified: 3, unverified: [], failed: [] };
+    await job.receipt!.calls.issue(answered);
+    expect(asked).toEqual([answered]);
     job.receipt!.issued();
     expect(store.getState().downloads.records[id]!.receipted).toBe(true);
 
@@ -335,10 +340,13 @@ describe('downloads kept for a later page', () => {
         regranted.push(source);
         return tarOf('a', 'b');
       },
-      receiptOf: (source) => async () => {
-        receiptsAsked.push(source);
-        return {} as never;
-      },
+      receiptOf: (source) => ({
+        challenge: async () => {
+          receiptsAsked.push(source);
+          return { challenge: 'c', nonce: '00', ranges: [], expires_at: '' };
+        },
+        issue: async () => ({}) as never,
+      }),
       allowFolder: async () => allowed,
     });
     const store = configureStore({ reducer: { downloads: downloadsReducer } });
@@ -402,7 +410,7 @@ describe('downloads kept for a later page', () => {
     second.engine.jobs[0]!.finish({ verifiedFiles: 2 });
     await vi.waitFor(() => expect(kept.size).toBe(0));
     expect(selectDownloads(second.store.getState())[0]!.status).toBe('COMPLETED');
-    await receipt!.ask({ verified: 2, unverified: [], failed: [] });
+    await receipt!.calls.challenge();
     expect(second.receiptsAsked).toEqual([source]);
     receipt!.issued();
     expect(selectDownloads(second.store.getState())[0]!.receipted).toBe(true);

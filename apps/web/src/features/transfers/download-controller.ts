@@ -1,5 +1,4 @@
 import type { UnknownAction } from '@reduxjs/toolkit';
-import type { DeliveryReceipt, ReceiptRequest } from '@filerunner/protocol';
 import {
   errorKindOf,
   type DownloadDescriptor,
@@ -8,6 +7,7 @@ import {
   type DownloadOptions,
   type DownloadProgress,
   type DownloadRunner,
+  type ReceiptCalls,
 } from './download-runner';
 import {
   downloadFailed,
@@ -71,7 +71,7 @@ export interface DownloadRequest extends Omit<NewDownload, 'identifier' | 'rootF
    * Asks the server for a signed receipt of the whole package (a recipient's download: the
    * sender cannot ask one of their own); the folder engine asks once its files are checked.
    */
-  receipt?: (report: ReceiptRequest) => Promise<DeliveryReceipt>;
+  receipt?: ReceiptCalls;
   /** How a later page asks the grant again; without it a cut-off download is not offered again. */
   source?: GrantSource;
 }
@@ -334,7 +334,7 @@ export class DownloadController {
         // Only the engine checks the files a receipt reports on.
         ...(intoFolder &&
           entry.receipt && {
-            receipt: { ask: entry.receipt, issued: () => this.dispatch(downloadReceipted(id)) },
+            receipt: { calls: entry.receipt, issued: () => this.dispatch(downloadReceipted(id)) },
           }),
       });
       if (signal.aborted) return;

@@ -2,13 +2,13 @@
  * The download engine as the queue sees it: only its types cross here, so nothing of the engine
  * is bundled with the queue (the folder runner loads it with the first download).
  */
-import type { DeliveryReceipt, ReceiptRequest } from '@filerunner/protocol';
 import type {
   DownloadDescriptor,
   DownloadErrorKind,
   DownloadOptions,
   DownloadOutcome,
   DownloadProgress,
+  ReceiptCalls,
 } from '@filerunner/transfer';
 
 export type {
@@ -18,6 +18,7 @@ export type {
   DownloadOutcome,
   DownloadProgress,
   FailedDownloadFile,
+  ReceiptCalls,
 } from '@filerunner/transfer';
 
 /**
@@ -44,13 +45,16 @@ export interface DownloadJob {
   /**
    * For a recipient's download of a whole package: how to ask the server for a signed receipt
    * once the files are written and checked, and what to tell when it was given. The runner asks
-   * after it answered its outcome, so the download is Completed without waiting for it.
+   * after it answered its outcome, so the download is Completed without waiting for it. Only a
+   * runner that can read back what it wrote can answer the server's challenge: the browser's own
+   * download hands the bytes to the browser and earns no receipt.
    */
   readonly receipt?: DownloadReceiptRequest;
 }
 
 export interface DownloadReceiptRequest {
-  readonly ask: (report: ReceiptRequest) => Promise<DeliveryReceipt>;
+  /** The server's challenge and receipt calls, answered from the files the engine wrote. */
+  readonly calls: ReceiptCalls;
   readonly issued: () => void;
 }
 

@@ -35,12 +35,18 @@ export const folderDownloadRunner: DownloadRunner = async (job) => {
   } finally {
     hasher.dispose?.();
   }
-  // Only a whole package earns a receipt; asked in the background (see `DownloadJob.receipt`).
+  // Only a whole package earns a receipt; asked in the background (see `DownloadJob.receipt`),
+  // its challenge answered from the files just written. Refused, the download is still done.
   const { receipt } = job;
   if (receipt && job.descriptor.tar) {
-    void requestReceipt(receipt.ask, outcome).then((issued) => {
-      if (issued) receipt.issued();
-    });
+    const proof = {
+      calls: receipt.calls,
+      descriptor: job.descriptor,
+      mode: job.method === 'tar' ? ('tar' as const) : ('unpack' as const),
+      written: new browser.FolderHandleWrittenBytes(folder),
+      sha256: browser.browserSha256,
+    };
+    void requestReceipt(proof, outcome).then(receipt.issued, () => undefined);
   }
   return outcome;
 };

@@ -1,8 +1,8 @@
-import { api as routes, type DeliveryReceipt, type ReceiptRequest } from '@filerunner/protocol';
+import { api as routes } from '@filerunner/protocol';
 import { TransferDatabaseStore } from '@filerunner/transfer/browser';
 import type { ApiClient } from '../../app/api-client';
 import { fileDescriptor, packageDescriptor } from './grant-descriptors';
-import type { DownloadDescriptor, DownloadFolder } from './download-runner';
+import type { DownloadDescriptor, DownloadFolder, ReceiptCalls } from './download-runner';
 import type { NewDownload } from './downloads-slice';
 
 /*
@@ -107,15 +107,19 @@ export async function grantFrom(api: ApiClient, source: GrantSource): Promise<Do
  * How a kept download asks its receipt, by the same call its page would have made: a recipient's
  * or a link holder's whole package earns one; the sender's own copy and a single file do not.
  */
-export function receiptFrom(
-  api: ApiClient,
-  source: GrantSource,
-): ((report: ReceiptRequest) => Promise<DeliveryReceipt>) | undefined {
+export function receiptFrom(api: ApiClient, source: GrantSource): ReceiptCalls | undefined {
   const { slug, userPath } = source;
   if (userPath !== null || source.kind === 'sent') return undefined;
+  const params = { slug };
   if (source.kind === 'external') {
     const query = { key: source.key };
-    return (body) => api.call(routes.receipts.issueExternal, { params: { slug }, query, body });
+    return {
+      challenge: () => api.call(routes.receipts.challengeExternal, { params, query }),
+      issue: (body) => api.call(routes.receipts.issueExternal, { params, query, body }),
+    };
   }
-  return (body) => api.call(routes.receipts.issue, { params: { slug }, body });
+  return {
+    challenge: () => api.call(routes.receipts.challenge, { params }),
+    issue: (body) => api.call(routes.receipts.issue, { params, body }),
+  };
 }
