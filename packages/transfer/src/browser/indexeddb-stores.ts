@@ -11,7 +11,7 @@ export interface IndexedDbStoreOptions {
 class IndexedDbLedgers<Ledger> implements ResumeStore<Ledger> {
   private readonly store: TransferDatabaseStore<Ledger>;
 
-  constructor(store: 'ledgers' | 'download-ledgers', options: IndexedDbStoreOptions) {
+  constructor(store: 'ledgers', options: IndexedDbStoreOptions) {
     this.store = new TransferDatabaseStore<Ledger>(store, options.databaseName);
   }
 
@@ -46,11 +46,45 @@ export class IndexedDbResumeStore<Ledger = unknown> extends IndexedDbLedgers<Led
 /**
  * Download ledgers in IndexedDB (the files and ranges already written into the folder), apart
  * from the uploads' so that a package sent and received in the same browser keeps both.
+ *
+ * With `folder`, a ledger is kept with the folder it describes and read back only for that same
+ * folder: it says which files there are the download's own, which another folder's files of the
+ * same names are not. A download into another folder starts a ledger of its own.
  */
-export class IndexedDbDownloadResumeStore<Ledger = unknown> extends IndexedDbLedgers<Ledger> {
-  constructor(options: IndexedDbStoreOptions = {}) {
-    super('download-ledgers', options);
+export class IndexedDbDownloadResumeStore<Ledger = unknown> implements ResumeStore<Ledger> {
+  private readonly store: TransferDatabaseStore<Ledger | FolderLedger<Ledger>>;
+  private readonly folder: FileSystemDirectoryHandle | undefined;
+
+  constructor(options: IndexedDbStoreOptions & { folder?: FileSystemDirectoryHandle } = {}) {
+    this.store = new TransferDatabaseStore('download-ledgers', options.databaseName);
+    this.folder = options.folder;
   }
+
+  async get(key: string): Promise<Ledger | undefined> {
+    const kept = await this.store.get(key);
+    if (!this.folder) return kept as Ledger | undefined;
+    const { folder, ledger } = (kept ?? {}) as Partial<FolderLedger<Ledger>>;
+    const same = await folder?.isSameEntry(this.folder).catch(() => false);
+    return same ? ledger : undefined;
+  }
+  put(key: string, ledger: Ledger) {
+    return this.store.put(key, this.folder ? { folder: this.folder, ledger } : ledger);
+  }
+  delete(key: string) {
+    return this.store.delete(key);
+  }
+  keys() {
+    return this.store.keys();
+  }
+  close() {
+    return this.store.close();
+  }
+}
+
+/** A download ledger kept with the folder it describes (a handle is structured-cloneable). */
+interface FolderLedger<Ledger> {
+  readonly folder: FileSystemDirectoryHandle;
+  readonly ledger: Ledger;
 }
 
 /**
