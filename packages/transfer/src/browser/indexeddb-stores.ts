@@ -7,19 +7,22 @@ export interface IndexedDbStoreOptions {
   databaseName?: string;
 }
 
-/** Ledgers kept in one object store of the transfer database, stored by structured clone. */
-class IndexedDbLedgers<Ledger> implements ResumeStore<Ledger> {
-  private readonly store: TransferDatabaseStore<Ledger>;
+/**
+ * Ledgers kept in one object store of the transfer database, stored by structured clone: as
+ * given, or (`Stored`) in a form of the subclass's, which then answers `get` and `put`.
+ */
+class IndexedDbLedgers<Ledger, Stored = Ledger> implements ResumeStore<Ledger> {
+  protected readonly store: TransferDatabaseStore<Stored>;
 
-  constructor(store: 'ledgers', options: IndexedDbStoreOptions) {
-    this.store = new TransferDatabaseStore<Ledger>(store, options.databaseName);
+  constructor(store: 'ledgers' | 'download-ledgers', options: IndexedDbStoreOptions) {
+    this.store = new TransferDatabaseStore<Stored>(store, options.databaseName);
   }
 
-  get(key: string) {
-    return this.store.get(key);
+  async get(key: string): Promise<Ledger | undefined> {
+    return (await this.store.get(key)) as Ledger | undefined;
   }
   put(key: string, ledger: Ledger) {
-    return this.store.put(key, ledger);
+    return this.store.put(key, ledger as unknown as Stored);
   }
   delete(key: string) {
     return this.store.delete(key);
@@ -51,33 +54,26 @@ export class IndexedDbResumeStore<Ledger = unknown> extends IndexedDbLedgers<Led
  * folder: it says which files there are the download's own, which another folder's files of the
  * same names are not. A download into another folder starts a ledger of its own.
  */
-export class IndexedDbDownloadResumeStore<Ledger = unknown> implements ResumeStore<Ledger> {
-  private readonly store: TransferDatabaseStore<Ledger | FolderLedger<Ledger>>;
+export class IndexedDbDownloadResumeStore<Ledger = unknown> extends IndexedDbLedgers<
+  Ledger,
+  Ledger | FolderLedger<Ledger>
+> {
   private readonly folder: FileSystemDirectoryHandle | undefined;
 
   constructor(options: IndexedDbStoreOptions & { folder?: FileSystemDirectoryHandle } = {}) {
-    this.store = new TransferDatabaseStore('download-ledgers', options.databaseName);
+    super('download-ledgers', options);
     this.folder = options.folder;
   }
 
-  async get(key: string): Promise<Ledger | undefined> {
+  override async get(key: string): Promise<Ledger | undefined> {
     const kept = await this.store.get(key);
     if (!this.folder) return kept as Ledger | undefined;
     const { folder, ledger } = (kept ?? {}) as Partial<FolderLedger<Ledger>>;
     const same = await folder?.isSameEntry(this.folder).catch(() => false);
     return same ? ledger : undefined;
   }
-  put(key: string, ledger: Ledger) {
+  override put(key: string, ledger: Ledger) {
     return this.store.put(key, this.folder ? { folder: this.folder, ledger } : ledger);
-  }
-  delete(key: string) {
-    return this.store.delete(key);
-  }
-  keys() {
-    return this.store.keys();
-  }
-  close() {
-    return this.store.close();
   }
 }
 
