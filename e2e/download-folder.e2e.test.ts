@@ -8,11 +8,14 @@ import {
   DEMO_PASSWORD,
   launchBrowser,
   prepareSite,
+  productOfFile,
   startServer,
   type RunningServer,
   type Site,
 } from './harness';
-import { sendDemoPackage } from './sent-package';
+import { signedIn } from './pages';
+import { answerPickerWith, readPicked } from './picked-folder';
+import { GRADE_NOTES, sendDemoPackage } from './sent-package';
 import type { LabMember } from './transfer-browser/download-lab';
 import { buildLab, MiB, openLab, reload } from './transfer-browser/lab-harness';
 import { patternBytes } from './transfer-browser/pattern';
@@ -148,7 +151,8 @@ describe('unpacking into a folder', () => {
       // A second run over the whole package, as after a crash: the first six are found again.
       const again = new transfer.FolderSink(folder, { mode: 'unpack' });
       const targets = members.map((m, index) => ({ index, path: m.path, size: m.size }));
-      const { resumable } = await again.open(targets);
+      // The ledger's finished files of the first run: the download's own.
+      const { resumable } = await again.open(targets, undefined, new Set([0, 1, 2, 3, 4, 5]));
       const read = await again.read(0);
       await again.discard(1);
       const files = await downloads.describeFolder(folder);
@@ -163,6 +167,81 @@ describe('unpacking into a folder', () => {
     expect(result.readSize).toBe(awkwardMembers[0]!.size);
     expect(result.files).not.toContain(awkwardMembers[1]!.path);
     expect(result.files).toContain(awkwardMembers[2]!.path);
+  });
+
+  it('writes over no file it did not make, unless told; a claimed run goes on over its own', async () => {
+    const page = await openLab(browser, site.url);
+    const members = awkwardMembers.slice(3, 9);
+    const result = await page.evaluate(async (members) => {
+      const { downloads, opfsDirectory, writeOpfsFile, transfer } = window.lab;
+      const folder = await opfsDirectory('Kept');
+      // The person's own file at one of the package's names, and one beside them.
+      await writeOpfsFile('Kept/Frames/f0000.dpx', 1_000, 77);
+      await writeOpfsFile('Kept/Frames/mine.txt', 10, 78);
+      const targets = members.map((m, index) => ({ index, path: m.path, size: m.size }));
+      const refusal = await new transfer.FolderSink(folder, { mode: 'unpack' }).open(targets).then(
+        () => null,
+        (error: { kind: string; message: string; files: string[] }) => ({
+          kind: error.kind,
+          message: error.message,
+          files: error.files,
+        }),
+      );
+      const untouched = await downloads.describeFolder(folder);
+      // A run the person cut off: some files closed, others made and half written, none checked.
+      const cut = await downloads.unpackInto(folder, members, {
+        chunkSize: 50_000,
+        parallel: 2,
+        replace: ['Frames/f0000.dpx'],
+        stopAfterBytes: 600_000,
+      });
+      // The next run of the same download, its names claimed by the ledger: no question asked.
+      const resumed = new transfer.FolderSink(folder, { mode: 'unpack' });
+      const resumedOpen = await resumed.open(targets, undefined, new Set(), true).then(
+        () => 'opened',
+        (error: Error) => error.message,
+      );
+      await resumed.dispose();
+      // Without the claim, the half files it left would be taken for the person's.
+      const unclaimed = await new transfer.FolderSink(folder, { mode: 'unpack' })
+        .open(targets)
+        .then(
+          () => [],
+          (error: { files: string[] }) => error.files,
+        );
+      const done = await downloads.unpackInto(folder, members, {
+        chunkSize: 50_000,
+        parallel: 2,
+        claimed: true,
+      });
+      return {
+        refusal,
+        untouched,
+        cutFatal: cut.fatal,
+        resumedOpen,
+        unclaimed,
+        doneFailed: done.failed,
+        files: await downloads.describeFolder(folder),
+      };
+    }, members);
+    // Nothing was written: the file is the person's as it was, and nothing else was made.
+    expect(result.refusal).toEqual({
+      kind: 'occupied',
+      message: 'The folder already holds files this download did not write: "Frames/f0000.dpx".',
+      files: ['Frames/f0000.dpx'],
+    });
+    expect(result.untouched.map(({ path, size }) => ({ path, size }))).toEqual([
+      { path: 'Frames/f0000.dpx', size: 1_000 },
+      { path: 'Frames/mine.txt', size: 10 },
+    ]);
+    expect(result.cutFatal).toMatchObject({ message: 'stopped' });
+    expect(result.resumedOpen).toBe('opened');
+    expect(result.unclaimed.length).toBeGreaterThan(0);
+    expect(result.doneFailed).toEqual([]);
+    // Replaced only where the person said so; their other file is still there.
+    const mine = result.files.find((f) => f.path === 'Frames/mine.txt');
+    expect(mine?.size).toBe(10);
+    expect(result.files.filter((f) => f.path !== 'Frames/mine.txt')).toEqual(described(members));
   });
 
   it('keeps at most 10 files open, parking idle ones, and every byte still lands', async () => {
@@ -193,6 +272,60 @@ describe('unpacking into a folder', () => {
     });
     expect(parked).toBe(true);
     expect(result.files).toEqual(described(members));
+  });
+});
+
+describe('a picked folder that already holds a file of the package', () => {
+  const product = productOfFile();
+  const [notes, lut] = GRADE_NOTES.files;
+  const theirs = Buffer.from('Notes the recipient keeps.\n');
+  beforeAll(async () => {
+    await sendDemoPackage(product.server.url, { sender: 'sender@example.com', ...GRADE_NOTES });
+  });
+
+  it('stops, names the file and leaves it; Replace files replaces it', async () => {
+    const page = await signedIn(product, 'recipient@example.com');
+    await page.waitForURL((url) => url.pathname === '/inbox');
+    const detail = page.getByRole('region', { name: 'Package details' });
+    await detail.getByRole('heading', { name: 'Grade notes' }).waitFor();
+    await page.evaluate(
+      async (bytes) => {
+        const root = await navigator.storage.getDirectory();
+        const grade = await (
+          await root.getDirectoryHandle('Reviews', { create: true })
+        ).getDirectoryHandle('Grade', { create: true });
+        const writable = await (
+          await grade.getFileHandle('notes.txt', { create: true })
+        ).createWritable();
+        await writable.write(new Uint8Array(bytes));
+        await writable.close();
+      },
+      [...theirs],
+    );
+    await answerPickerWith(page, 'Reviews');
+    await page.getByRole('button', { name: 'Download All' }).click();
+    await page.getByRole('menuitem', { name: 'Unpack into a folder' }).click();
+    await page.getByRole('button', { name: /^Download queue:/ }).click();
+    const item = page
+      .getByRole('dialog', { name: 'Download queue' })
+      .getByRole('listitem', { name: 'Grade notes' });
+    await expect.poll(() => item.getByTestId('upload-status').innerText()).toBe('Failed');
+    expect(await item.getByRole('alert').innerText()).toContain(
+      'This folder already has a file with the same name as the package’s: "Grade/notes.txt". Nothing was downloaded.',
+    );
+    // Nothing was written: their file is as it was, the package's other file is not there.
+    expect((await readPicked(page, 'Reviews', 'Grade/notes.txt'))?.equals(theirs)).toBe(true);
+    expect(await readPicked(page, 'Reviews', lut!.path)).toBeNull();
+
+    await item.getByRole('button', { name: 'Replace files' }).click();
+    await page
+      .getByRole('dialog', { name: 'Replace files?' })
+      .getByRole('button', { name: 'Replace' })
+      .click();
+    await expect.poll(() => item.getByTestId('upload-status').innerText()).toBe('Completed');
+    expect((await readPicked(page, 'Reviews', notes!.path))?.equals(notes!.bytes)).toBe(true);
+    expect((await readPicked(page, 'Reviews', lut!.path))?.equals(lut!.bytes)).toBe(true);
+    await page.context().close();
   });
 });
 

@@ -29,6 +29,12 @@ export interface UnpackOptions {
   asyncWrites?: boolean;
   /** Bytes per write, as a body stream hands them over. */
   pieceSize?: number;
+  /** Files in the folder the person chose to replace (the sink's `replace`). */
+  replace?: string[];
+  /** An earlier run claimed the package's names (the ledger's `claimed`). */
+  claimed?: boolean;
+  /** Stops the run, as a person's cancel does, once this many bytes are written. */
+  stopAfterBytes?: number;
 }
 
 /** The byte ranges of the members' concatenated bytes that chunk `[start, end)` covers. */
@@ -74,6 +80,7 @@ async function unpackInto(
   const sink = new transfer.FolderSink(folder, {
     mode: options.mode ?? 'unpack',
     asyncWrites: options.asyncWrites ?? false,
+    replace: options.replace,
     onFileState: (event) => {
       events.push(event);
       // A file holds its place from opening until its close is done: closed, parked or failed.
@@ -84,7 +91,11 @@ async function unpackInto(
   });
   const { resumable } = await sink.open(
     members.map((m, index) => ({ index, path: m.path, size: m.size })),
+    undefined,
+    new Set(),
+    options.claimed ?? false,
   );
+  let writtenBytes = 0;
   const total = members.reduce((sum, m) => sum + m.size, 0);
   const left = members.map((m, index) => (resumable.has(index) ? 0 : m.size));
   const failures = new Map<number, { kind: string; fatal: boolean; message: string }>();
@@ -96,6 +107,9 @@ async function unpackInto(
     const end = Math.min(total, start + options.chunkSize);
     for (const piece of piecesOf(members, start, end, options.pieceSize ?? 64 * 1024)) {
       if (resumable.has(piece.index) || failures.has(piece.index)) continue;
+      if (options.stopAfterBytes !== undefined && writtenBytes >= options.stopAfterBytes) {
+        throw Object.assign(new Error('stopped'), { kind: 'other', fatal: true });
+      }
       const member = members[piece.index]!;
       try {
         await sink.write(
@@ -104,6 +118,7 @@ async function unpackInto(
           patternBytes(piece.offset, piece.length, member.seed),
         );
         left[piece.index]! -= piece.length;
+        writtenBytes += piece.length;
         if (left[piece.index] === 0) await sink.close(piece.index);
       } catch (error) {
         const failure = error as DownloadSinkError;

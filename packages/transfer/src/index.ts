@@ -23,6 +23,7 @@ export * from './core/download/events';
 export * from './core/download/ledger';
 export * from './core/download/plan';
 export * from './core/download/folder-paths';
+export * from './core/download/found-files';
 export * from './core/download/ranges';
 export * from './core/download/external-urls';
 export * from './core/download/runner';

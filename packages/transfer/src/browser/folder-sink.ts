@@ -1,3 +1,4 @@
+import { foundFileVerdict, OccupiedFolderError } from '../core/download/found-files';
 import {
   DownloadSinkError,
   type DownloadSink,
@@ -34,6 +35,11 @@ export interface FolderSinkOptions {
   maxQueuedBytes?: number;
   /** Every change of a file's state, for the debug view. */
   onFileState?: (event: ExtractFileEvent) => void;
+  /**
+   * Paths of files already in the folder that the person chose to replace (the ones a refused
+   * `open` named). Any other file the download did not make still stops it.
+   */
+  replace?: readonly string[];
 }
 
 export const EXTRACT_FILES_IN_FLIGHT = 10;
@@ -62,6 +68,10 @@ interface OpenFile extends InFlight {
  * A browser's writable stream writes to a swap file and puts it in place on close, so what a
  * write resolved for is not on disk until then (`keepsUnclosedWrites` is false): after a crash,
  * only closed files are found again, by name and size, and a half-written one starts over.
+ *
+ * It writes only over its own files: one the ledger says an earlier run finished, or any at
+ * the package's names once a run has claimed them (the file a write begins is made under its
+ * real name at once, and a parked one is half there); others only when the person said so.
  */
 export class FolderSink implements DownloadSink {
   readonly keepsUnclosedWrites = false;
@@ -90,29 +100,64 @@ export class FolderSink implements DownloadSink {
     );
   }
 
-  async open(targets: readonly SinkTarget[], signal?: AbortSignal) {
+  /**
+   * Looks at every target's name before writing anything: a file there that the download did
+   * not make (see `foundFileVerdict`) and the person did not choose to replace stops it all
+   * with `OccupiedFolderError`, naming them. Then the empty files are made.
+   */
+  async open(
+    targets: readonly SinkTarget[],
+    signal?: AbortSignal,
+    writtenBefore: ReadonlySet<number> = new Set(),
+    claimedBefore = false,
+  ) {
     const resumable = new Set<number>();
+    const replace = new Set(this.options.replace);
+    const notOurs: string[] = [];
+    /** Empty files to make, and whether a file of ours with bytes is there to empty. */
+    const emptyFiles = new Map<number, boolean>();
     for (const { index, path, size } of targets) {
       signal?.throwIfAborted();
       const target: Target = { path, size, keepBytes: false };
       this.targets.set(index, target);
       try {
         const found = await this.tree.existing(path);
-        if (size === 0) {
-          // An empty file never receives a write: it is made here, or emptied if it was not.
-          if (!found || (await found.getFile()).size > 0) await this.tree.create(path, false);
-        } else if (found && (await found.getFile()).size === size) {
+        const foundSize = found ? (await found.getFile()).size : null;
+        const verdict = foundFileVerdict({
+          size,
+          foundSize,
+          finished: writtenBefore.has(index),
+          ours: claimedBefore,
+          replace: replace.has(path),
+        });
+        if (verdict === 'not ours') notOurs.push(path);
+        else if (verdict === 'make empty') emptyFiles.set(index, foundSize !== null);
+        else if (verdict === 'keep' && size > 0) {
           target.keepBytes = true;
           resumable.add(index);
         }
-        this.report(index, 'pending');
       } catch (error) {
-        const failure = await this.classify(error, path);
-        this.fail(index, failure);
-        if (this.fatal) throw this.fatal;
+        await this.failAtOpen(index, error);
       }
     }
+    if (notOurs.length > 0) throw new OccupiedFolderError(notOurs);
+    for (const [index, emptying] of emptyFiles) {
+      const { path } = this.known(index);
+      try {
+        // An empty file never receives a write: it is made here, or emptied.
+        const handle = await this.tree.create(path, false);
+        if (emptying) await (await handle.createWritable()).close();
+      } catch (error) {
+        await this.failAtOpen(index, error);
+      }
+    }
+    for (const { index } of targets) if (!this.known(index).failure) this.report(index, 'pending');
     return { resumable };
+  }
+
+  private async failAtOpen(index: number, error: unknown): Promise<void> {
+    this.fail(index, await this.classify(error, this.known(index).path));
+    if (this.fatal) throw this.fatal;
   }
 
   async write(index: number, offset: number, data: Uint8Array, signal?: AbortSignal) {

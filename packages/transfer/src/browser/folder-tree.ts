@@ -3,9 +3,9 @@ import { nameOutsideFolder, staysInFolder } from '../core/download/folder-paths'
 /**
  * The folders and files of a download inside the folder the person picked, by '/'-separated
  * path: only a path that stays inside it on every system (see `staysInFolder`) is mapped to a
- * handle, whatever this browser's own file system would take. Each folder is made (or found) once, and listed once to learn what an earlier run left
- * in it: a package of tens of thousands of files asks the file system once per folder, not once
- * per file, whether each is already there.
+ * handle, whatever this browser's own file system would take. Each folder is listed once to
+ * learn what is already in it (a package of tens of thousands of files asks the file system once
+ * per folder, not once per file), and made only when a file is written into it.
  */
 export class FolderTree {
   private readonly folders = new Map<string, Promise<FileSystemDirectoryHandle>>();
@@ -13,7 +13,7 @@ export class FolderTree {
 
   constructor(private readonly root: FileSystemDirectoryHandle) {}
 
-  /** The file at `path` when it exists; its folders are made when missing. */
+  /** The file at `path` when it exists; nothing is made to find out. */
   async existing(path: string): Promise<FileSystemFileHandle | undefined> {
     const { folder, name } = splitPath(path);
     return (await this.listing(folder)).get(name);
@@ -52,11 +52,28 @@ export class FolderTree {
     return folder;
   }
 
+  /** The folder at `path` when it is there, made by no one; null when it is not (or is a file). */
+  private async found(path: string): Promise<FileSystemDirectoryHandle | null> {
+    const made = this.folders.get(path);
+    if (made) return made;
+    if (path === '') return this.root;
+    const cut = path.lastIndexOf('/');
+    const parent = await this.found(cut === -1 ? '' : path.slice(0, cut));
+    return (
+      parent?.getDirectoryHandle(path.slice(cut + 1)).catch((error: unknown) => {
+        const name = (error as { name?: unknown } | null)?.name;
+        if (name === 'NotFoundError' || name === 'TypeMismatchError') return null;
+        throw error;
+      }) ?? null
+    );
+  }
+
   private listing(path: string): Promise<Map<string, FileSystemFileHandle>> {
     let listing = this.listings.get(path);
     if (!listing) {
-      listing = this.folder(path).then(async (folder) => {
+      listing = this.found(path).then(async (folder) => {
         const files = new Map<string, FileSystemFileHandle>();
+        if (!folder) return files;
         for await (const [name, entry] of folder.entries()) {
           if (entry.kind === 'file') files.set(name, entry as FileSystemFileHandle);
         }

@@ -7,19 +7,22 @@ export interface IndexedDbStoreOptions {
   databaseName?: string;
 }
 
-/** Ledgers kept in one object store of the transfer database, stored by structured clone. */
-class IndexedDbLedgers<Ledger> implements ResumeStore<Ledger> {
-  private readonly store: TransferDatabaseStore<Ledger>;
+/**
+ * Ledgers kept in one object store of the transfer database, stored by structured clone: as
+ * given, or (`Stored`) in a form of the subclass's, which then answers `get` and `put`.
+ */
+class IndexedDbLedgers<Ledger, Stored = Ledger> implements ResumeStore<Ledger> {
+  protected readonly store: TransferDatabaseStore<Stored>;
 
   constructor(store: 'ledgers' | 'download-ledgers', options: IndexedDbStoreOptions) {
-    this.store = new TransferDatabaseStore<Ledger>(store, options.databaseName);
+    this.store = new TransferDatabaseStore<Stored>(store, options.databaseName);
   }
 
-  get(key: string) {
-    return this.store.get(key);
+  async get(key: string): Promise<Ledger | undefined> {
+    return (await this.store.get(key)) as Ledger | undefined;
   }
   put(key: string, ledger: Ledger) {
-    return this.store.put(key, ledger);
+    return this.store.put(key, ledger as unknown as Stored);
   }
   delete(key: string) {
     return this.store.delete(key);
@@ -46,11 +49,38 @@ export class IndexedDbResumeStore<Ledger = unknown> extends IndexedDbLedgers<Led
 /**
  * Download ledgers in IndexedDB (the files and ranges already written into the folder), apart
  * from the uploads' so that a package sent and received in the same browser keeps both.
+ *
+ * With `folder`, a ledger is kept with the folder it describes and read back only for that same
+ * folder: it says which files there are the download's own, which another folder's files of the
+ * same names are not. A download into another folder starts a ledger of its own.
  */
-export class IndexedDbDownloadResumeStore<Ledger = unknown> extends IndexedDbLedgers<Ledger> {
-  constructor(options: IndexedDbStoreOptions = {}) {
+export class IndexedDbDownloadResumeStore<Ledger = unknown> extends IndexedDbLedgers<
+  Ledger,
+  Ledger | FolderLedger<Ledger>
+> {
+  private readonly folder: FileSystemDirectoryHandle | undefined;
+
+  constructor(options: IndexedDbStoreOptions & { folder?: FileSystemDirectoryHandle } = {}) {
     super('download-ledgers', options);
+    this.folder = options.folder;
   }
+
+  override async get(key: string): Promise<Ledger | undefined> {
+    const kept = await this.store.get(key);
+    if (!this.folder) return kept as Ledger | undefined;
+    const { folder, ledger } = (kept ?? {}) as Partial<FolderLedger<Ledger>>;
+    const same = await folder?.isSameEntry(this.folder).catch(() => false);
+    return same ? ledger : undefined;
+  }
+  override put(key: string, ledger: Ledger) {
+    return this.store.put(key, this.folder ? { folder: this.folder, ledger } : ledger);
+  }
+}
+
+/** A download ledger kept with the folder it describes (a handle is structured-cloneable). */
+interface FolderLedger<Ledger> {
+  readonly folder: FileSystemDirectoryHandle;
+  readonly ledger: Ledger;
 }
 
 /**

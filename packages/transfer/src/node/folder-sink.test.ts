@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { xxhash128 } from 'hash-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FolderSink, OccupiedFolderError, PART_SUFFIX, sinkErrorOf } from './folder-sink';
+import { OccupiedFolderError } from '../core/download/found-files';
+import { FolderSink, PART_SUFFIX, sinkErrorOf } from './folder-sink';
 
 const folders: string[] = [];
 afterEach(() => {

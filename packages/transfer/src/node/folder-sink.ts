@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { mkdir, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { quotedNames } from '../core/download/folder-paths';
+import { foundFileVerdict, OccupiedFolderError } from '../core/download/found-files';
 import {
   DownloadSinkError,
   type DownloadSink,
@@ -29,24 +29,6 @@ export interface FolderSinkOptions {
    * it, `open` refuses the whole download when there is one, before writing anything.
    */
   readonly overwrite?: boolean;
-}
-
-/**
- * The folder already holds what the download would replace or write through: files no earlier
- * run of this download wrote (`files`, replaced only with the `overwrite` option), or symbolic
- * links where its files or folders go (`links`, never followed). Nothing was written.
- */
-export class OccupiedFolderError extends DownloadSinkError {
-  constructor(
-    readonly files: readonly string[],
-    readonly links: readonly string[],
-  ) {
-    const reasons = [
-      files.length > 0 && `files this download did not write: ${quotedNames(files)}`,
-      links.length > 0 && `symbolic links, never written through: ${quotedNames(links)}`,
-    ].filter((reason) => reason !== false);
-    super('write', `The folder already holds ${reasons.join('; ')}.`, true);
-  }
 }
 
 /**
@@ -89,6 +71,7 @@ export class FolderSink implements DownloadSink {
     targets: readonly SinkTarget[],
     _signal?: AbortSignal,
     writtenBefore: ReadonlySet<number> = new Set(),
+    claimedBefore = false,
   ) {
     const resumable = new Set<number>();
     const failed = new Map<number, DownloadSinkError>();
@@ -102,7 +85,7 @@ export class FolderSink implements DownloadSink {
     for (const target of targets) {
       this.targets.set(target.index, target);
       try {
-        const found = await this.look(target, writtenBefore.has(target.index));
+        const found = await this.look(target, writtenBefore.has(target.index), claimedBefore);
         if (found === 'resumable') resumable.add(target.index);
         else if (found === 'not ours') notOurs.push(target.path);
         else if (found === 'link') links.push(target.path);
@@ -138,6 +121,7 @@ export class FolderSink implements DownloadSink {
   private async look(
     target: SinkTarget,
     writtenBefore: boolean,
+    claimedBefore: boolean,
   ): Promise<'resumable' | 'not ours' | 'link' | 'make empty' | 'nothing'> {
     const file = this.places.fileOf(target.path);
     if (target.path.endsWith(PART_SUFFIX)) {
@@ -156,14 +140,16 @@ export class FolderSink implements DownloadSink {
     if (place.kind === 'other' || part.kind === 'other') {
       throw Object.assign(new Error('a folder or device is in the way'), { code: 'EISDIR' });
     }
-    const partKept = part.kind === 'file' ? 'resumable' : 'nothing';
-    if (place.kind === 'none') return target.size === 0 ? 'make empty' : partKept;
-    const size = (await stat(file)).size;
-    // An empty file where an empty file goes loses nothing when it is taken as made.
-    const ours = writtenBefore || (target.size === 0 && size === 0);
-    if (!ours && !this.options.overwrite) return 'not ours';
-    if (target.size === 0) return size > 0 ? 'make empty' : 'nothing';
-    return writtenBefore && size === target.size ? 'resumable' : partKept;
+    const verdict = foundFileVerdict({
+      size: target.size,
+      foundSize: place.kind === 'none' ? null : (await stat(file)).size,
+      finished: writtenBefore,
+      ours: claimedBefore,
+      replace: this.options.overwrite ?? false,
+    });
+    if (verdict === 'not ours' || verdict === 'make empty') return verdict;
+    if (verdict === 'keep') return target.size === 0 ? 'nothing' : 'resumable';
+    return part.kind === 'file' ? 'resumable' : 'nothing';
   }
 
   resumed(index: number, ranges: readonly ByteRange[]): void {

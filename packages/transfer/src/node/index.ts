@@ -12,13 +12,7 @@ import { XxhashFileHasher } from './xxhash-file-hasher';
 export * from '../index';
 export { FetchHttpClient, multipartBlob } from './fetch-http-client';
 export { fileSource, walkPaths } from './file-source';
-export {
-  FolderSink,
-  OccupiedFolderError,
-  PART_SUFFIX,
-  sinkErrorOf,
-  type FolderSinkOptions,
-} from './folder-sink';
+export { FolderSink, PART_SUFFIX, sinkErrorOf, type FolderSinkOptions } from './folder-sink';
 export { JsonFileResumeStore } from './json-file-resume-store';
 export { keepingSessionCookie, signedInClient } from './signed-in-client';
 export { NodeSlabPacker } from './slab-packer';

@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useAppDispatch } from '../../app/hooks';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useHelpUrl } from '../help/help-api';
 import { retryDownload } from './download-actions';
 import { downloadErrorText, partialFailureText } from './download-messages';
@@ -20,6 +21,7 @@ export function DownloadErrorAlert(props: { download: DownloadRecord }) {
   const dispatch = useAppDispatch();
   const helpUrl = useHelpUrl();
   const [viewing, setViewing] = useState(false);
+  const [replacing, setReplacing] = useState(false);
   const { error, failedFiles, status } = download;
   if (status !== 'FAILED' && status !== 'PARTIALLY_FAILED') return null;
 
@@ -28,10 +30,13 @@ export function DownloadErrorAlert(props: { download: DownloadRecord }) {
       ? downloadErrorText(error.kind, { singleFile: download.packageFile !== null })
       : null;
   const severity = status === 'PARTIALLY_FAILED' ? 'warning' : (text?.severity ?? 'error');
+  // Files in the way are named in the message the runner wrote.
   const message =
     status === 'PARTIALLY_FAILED'
       ? partialFailureText(failedFiles.length)
-      : (text?.message ?? error?.message);
+      : error?.kind === 'occupied'
+        ? error.message
+        : (text?.message ?? error?.message);
   const actions = status === 'PARTIALLY_FAILED' ? [] : (text?.actions ?? []);
 
   return (
@@ -49,6 +54,11 @@ export function DownloadErrorAlert(props: { download: DownloadRecord }) {
               Help
             </Button>
           )}
+          {actions.includes('replaceFiles') && (
+            <Button color="inherit" size="small" onClick={() => setReplacing(true)}>
+              Replace files
+            </Button>
+          )}
           {actions.includes('downloadAsTar') && (
             <Button
               color="inherit"
@@ -60,6 +70,22 @@ export function DownloadErrorAlert(props: { download: DownloadRecord }) {
           )}
         </Box>
       </Alert>
+      {actions.includes('replaceFiles') && (
+        <ConfirmDialog
+          open={replacing}
+          title="Replace files?"
+          confirmLabel="Replace"
+          destructive
+          onCancel={() => setReplacing(false)}
+          onConfirm={() => {
+            setReplacing(false);
+            dispatch(retryDownload(download.identifier, { kind: 'replace' }));
+          }}
+        >
+          The files in this folder with the same names as the package’s are replaced by the
+          package’s files. This cannot be undone.
+        </ConfirmDialog>
+      )}
       {failedFiles.length > 0 && (
         <FailedFilesDialog
           open={viewing}

@@ -233,6 +233,34 @@ describe('the download queue', () => {
     });
   });
 
+  it('replaces the files in the way only when asked, and only those, into the same folder', async () => {
+    const { controller, store, engine, request } = queueWith({ folders: true });
+    const { id } = controller.enqueue(request('A', { method: 'unpack', folder }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(engine.jobs[0]!.job.replace).toEqual([]);
+    const inTheWay = { files: ['Grade/notes.txt', 'lut.cube'] };
+    const occupied = () =>
+      Object.assign(new Error('This folder already has 2 files…'), {
+        kind: 'occupied',
+        cause: inTheWay,
+      });
+    engine.jobs[0]!.fail(occupied());
+    await vi.advanceTimersByTimeAsync(500);
+    expect(store.getState().downloads.records[id]!.error).toEqual({
+      kind: 'occupied',
+      message: 'This folder already has 2 files…',
+    });
+    // Retry as it was asks again; Replace files hands the runner exactly the files it named.
+    controller.retry(id);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(engine.jobs[1]!.job.replace).toEqual([]);
+    engine.jobs[1]!.fail(occupied());
+    await vi.advanceTimersByTimeAsync(500);
+    controller.retry(id, { kind: 'replace' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(engine.jobs[2]!.job).toMatchObject({ folder, replace: inTheWay.files });
+  });
+
   it('cancels a running download (its run is aborted) and a queued one', async () => {
     const { controller, browser, request, shown } = queueWith();
     const a = controller.enqueue(request('A'));

@@ -1,6 +1,7 @@
 import type { UnknownAction } from '@reduxjs/toolkit';
 import {
   errorKindOf,
+  filesInTheWay,
   type DownloadDescriptor,
   type DownloadFolder,
   type DownloadMethod,
@@ -81,7 +82,9 @@ export type DownloadRetry =
   | { kind: 'retry' }
   | { kind: 'browser' }
   | { kind: 'tar' }
-  | { kind: 'folder'; folder: DownloadFolder };
+  | { kind: 'folder'; folder: DownloadFolder }
+  /** Into the same folder, replacing the files of its names that stopped it (the person chose). */
+  | { kind: 'replace' };
 
 type Store = {
   dispatch: (action: UnknownAction) => unknown;
@@ -97,6 +100,10 @@ interface Pending {
   fields: Omit<NewDownload, 'identifier' | 'rootFolder'>;
   /** Offered again from an earlier page: its folder's write access is to be asked again. */
   fromEarlierPage: boolean;
+  /** Files of its names already in its folder, not its own: the last run stopped for them. */
+  inTheWay: readonly string[];
+  /** Those of them the person chose to replace, for the next run into the same folder. */
+  replace: readonly string[];
   /** Set while it runs: aborting it is the cancel. */
   abort: AbortController | null;
   /** Settles once the grant was given or refused, for the button that asked. */
@@ -157,6 +164,8 @@ export class DownloadController {
         source,
         fields,
         fromEarlierPage: true,
+        inTheWay: [],
+        replace: [],
         abort: null,
         granted: null,
       });
@@ -182,6 +191,8 @@ export class DownloadController {
         source,
         fields,
         fromEarlierPage: false,
+        inTheWay: [],
+        replace: [],
         abort: null,
         granted: { resolve, reject },
       });
@@ -216,6 +227,8 @@ export class DownloadController {
     // The folder's handle went bad: the same way again cannot work, another folder or the browser can.
     if (how.kind === 'retry' && record.error?.kind === 'directory_handle_invalid') return;
     if (how.kind === 'folder') entry.folder = how.folder;
+    // Replacing is asked for these files in this folder, and for this run only.
+    entry.replace = how.kind === 'replace' ? entry.inTheWay : [];
     const { allowFolder } = this.platform;
     if (entry.fromEarlierPage && entry.folder && how.kind !== 'browser' && allowFolder) {
       // Asked now, within the click: the browser forgot the folder's access with its page.
@@ -238,6 +251,7 @@ export class DownloadController {
     const preferred: DownloadMethod = record.unpackOption === 'yes' ? 'unpack' : 'tar';
     const placements = {
       retry: undefined,
+      replace: undefined,
       browser: { method: 'browser' as const, rootFolder: null },
       tar: { method: 'tar' as const, rootFolder: entry.folder?.name ?? null },
       folder: { method: preferred, rootFolder: entry.folder?.name ?? null },
@@ -328,6 +342,7 @@ export class DownloadController {
         descriptor,
         method: intoFolder ? record.method : 'browser',
         folder: intoFolder ? entry.folder : null,
+        replace: intoFolder ? entry.replace : [],
         options,
         signal,
         onProgress: (progress) => painted.push(progress),
@@ -350,6 +365,7 @@ export class DownloadController {
       if (signal.aborted) return;
       painted.flush();
       const kind = errorKindOf(error);
+      entry.inTheWay = filesInTheWay(error);
       // The folder cannot be written any more: the person picks another one.
       if (kind === 'directory_handle_invalid') entry.folder = null;
       this.dispatch(downloadFailed({ id, error: { kind, message: reasonOf(error) } }));

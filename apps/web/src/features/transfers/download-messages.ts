@@ -1,7 +1,8 @@
 import type { DownloadErrorKind } from './download-runner';
 
 /** The ways a failed download's message offers out of it, beside the status's own actions. */
-export type DownloadErrorAction = 'changeFolder' | 'help' | 'downloadAsTar' | 'browserDownload';
+export type DownloadErrorAction =
+  'changeFolder' | 'help' | 'downloadAsTar' | 'browserDownload' | 'replaceFiles';
 
 export interface DownloadErrorText {
   /** The error class the spec names it by. */
@@ -35,6 +36,14 @@ export function downloadErrorText(
         message: 'Unable to download to the selected folder. Please try a different location.',
         severity: 'error',
         actions: ['changeFolder'],
+      };
+    case 'occupied':
+      return {
+        name: 'DownloadFolderOccupiedError',
+        message:
+          'This folder already has files with the same names as the package’s. Nothing was downloaded. Replace them, or download to a new folder.',
+        severity: 'warning',
+        actions: ['replaceFiles', 'changeFolder'],
       };
     case 'quota_exceeded':
       return {
@@ -85,4 +94,13 @@ export function partialFailureText(failed: number): string {
   return failed === 1
     ? '1 file failed to download. The other files are in the folder.'
     : `${failed.toLocaleString('en-US')} files failed to download. The other files are in the folder.`;
+}
+
+/**
+ * The folder already holds files of the package's names that this download did not create:
+ * `names` shows a few of them (and how many more), `count` is how many there are.
+ */
+export function folderOccupiedText(names: string, count: number): string {
+  const these = count === 1 ? 'a file' : `${count.toLocaleString('en-US')} files`;
+  return `This folder already has ${these} with the same name as the package’s: ${names}. Nothing was downloaded. Replace ${count === 1 ? 'it' : 'them'}, or download to a new folder.`;
 }

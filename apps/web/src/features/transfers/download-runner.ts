@@ -50,6 +50,11 @@ export interface DownloadJob {
    * download hands the bytes to the browser and earns no receipt.
    */
   readonly receipt?: DownloadReceiptRequest;
+  /**
+   * Files already in the folder that the person chose to replace: the ones an earlier run of
+   * this download stopped for (`filesInTheWay`). Others it did not make still stop it.
+   */
+  readonly replace?: readonly string[];
 }
 
 export interface DownloadReceiptRequest {
@@ -70,6 +75,7 @@ export function errorKindOf(error: unknown): DownloadErrorKind {
   const kind = (error as { kind?: unknown } | null)?.kind;
   const kinds: readonly string[] = [
     'write',
+    'occupied',
     'quota_exceeded',
     'name',
     'directory_handle_invalid',
@@ -78,4 +84,14 @@ export function errorKindOf(error: unknown): DownloadErrorKind {
     'other',
   ];
   return typeof kind === 'string' && kinds.includes(kind) ? (kind as DownloadErrorKind) : 'other';
+}
+
+/**
+ * The files already in the folder that a runner's rejection of kind `occupied` names (the
+ * engine's `OccupiedFolderError`, its cause): nothing was written, they are the person's.
+ */
+export function filesInTheWay(error: unknown): readonly string[] {
+  if (errorKindOf(error) !== 'occupied') return [];
+  const files = (error as { files?: unknown; cause?: { files?: unknown } }).cause?.files;
+  return Array.isArray(files) ? files.filter((file) => typeof file === 'string') : [];
 }

@@ -1,3 +1,4 @@
+import { folderOccupiedText } from './download-messages';
 import type { DownloadFolder, DownloadRunner } from './download-runner';
 
 /**
@@ -8,7 +9,11 @@ import type { DownloadFolder, DownloadRunner } from './download-runner';
  * The engine and its browser parts load with the first download, not with the page.
  */
 export const folderDownloadRunner: DownloadRunner = async (job) => {
-  const [{ runDownload, requestReceipt }, browser, hidden] = await Promise.all([
+  const [
+    { runDownload, requestReceipt, DownloadFailedError, OccupiedFolderError, quotedNames },
+    browser,
+    hidden,
+  ] = await Promise.all([
     import('@filerunner/transfer'),
     import('@filerunner/transfer/browser'),
     import('../hidden-settings/hidden-settings'),
@@ -24,14 +29,26 @@ export const folderDownloadRunner: DownloadRunner = async (job) => {
       sink: new browser.FolderSink(folder, {
         mode: job.method === 'tar' ? 'tar' : 'unpack',
         asyncWrites: hidden.getHiddenSettings().asyncFileWriting,
+        replace: job.replace,
       }),
       http: new browser.FetchHttpClient(),
-      ledger: new browser.IndexedDbDownloadResumeStore(),
+      // Kept with the folder: it says which files there are this download's own.
+      ledger: new browser.IndexedDbDownloadResumeStore({ folder }),
       hasher,
       options: job.options,
       signal: job.signal,
       onProgress: job.onProgress,
     });
+  } catch (error) {
+    if (error instanceof DownloadFailedError && error.cause instanceof OccupiedFolderError) {
+      const { files } = error.cause;
+      // The person's words for it; the engine's error stays the cause, with every name.
+      throw Object.assign(new Error(folderOccupiedText(quotedNames(files, 3), files.length)), {
+        kind: error.kind,
+        cause: error.cause,
+      });
+    }
+    throw error;
   } finally {
     hasher.dispose?.();
   }

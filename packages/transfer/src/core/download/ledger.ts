@@ -14,6 +14,11 @@ export interface DownloadLedger {
   readonly mode: SinkMode;
   /** The object's ETag when the ledger was written: another ETag means other bytes. */
   readonly etag: string | null;
+  /**
+   * A run found every name of the package free in the folder (or the download's own, or the
+   * person chose to replace them) before writing: a file at one of them is this download's.
+   */
+  readonly claimed?: true;
   readonly targets: Record<string, LedgerTarget>;
 }
 
@@ -21,6 +26,16 @@ export interface LedgerTarget {
   ranges?: ByteRange[];
   /** Closed; with how it checked out (a failed file is not kept: it is fetched again). */
   done?: 'verified' | 'unverified';
+}
+
+/** What a kept ledger says an earlier run did in the folder: files it finished, names claimed. */
+export function earlierRunOf(kept: DownloadLedger | undefined, mode: SinkMode) {
+  const finished = new Set<number>();
+  if (kept?.mode !== mode) return { finished, claimed: false };
+  for (const [index, entry] of Object.entries(kept.targets)) {
+    if (entry.done) finished.add(Number(index));
+  }
+  return { finished, claimed: kept.claimed === true };
 }
 
 /**

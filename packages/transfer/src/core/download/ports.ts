@@ -51,12 +51,15 @@ export interface DownloadSink {
    * `failed` names targets the folder cannot hold (an invalid name, an empty file that could not
    * be made): those files fail, the others go on. `writtenBefore` are the targets the ledger
    * says an earlier run of this download finished: a sink that must not replace files it did
-   * not write takes these as its own.
+   * not write takes these as its own. `claimedBefore` says an earlier run already found every
+   * target's name free or its own (see `DownloadLedger.claimed`): any file at one is its own.
+   * A sink that finds a file it may not replace rejects with `OccupiedFolderError`.
    */
   open(
     targets: readonly SinkTarget[],
     signal?: AbortSignal,
     writtenBefore?: ReadonlySet<number>,
+    claimedBefore?: boolean,
   ): Promise<{ resumable: Set<number>; failed?: ReadonlyMap<number, DownloadSinkError> }>;
   /** Writes `data` at `offset` of target `index`, opening it first if needed. */
   write(index: number, offset: number, data: Uint8Array, signal?: AbortSignal): Promise<void>;
@@ -107,11 +110,13 @@ export interface SinkTarget {
 
 /**
  * Why a file or the whole download failed, as the panel shows it (each kind has its message and
- * actions in the UI): the folder cannot be written, it is full, a name cannot exist there, the
- * folder's handle is no longer valid, or anything else.
+ * actions in the UI): the folder cannot be written, it already holds files the download did not
+ * make, it is full, a name cannot exist there, the folder's handle is no longer valid, or
+ * anything else.
  */
 export type DownloadErrorKind =
   | 'write'
+  | 'occupied'
   | 'quota_exceeded'
   | 'name'
   | 'directory_handle_invalid'

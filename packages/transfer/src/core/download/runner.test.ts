@@ -236,6 +236,35 @@ describe('runDownload', () => {
     expect(await ledger.keys()).toEqual([]);
   });
 
+  it('claims the names in the ledger before the first write, and tells the next run', async () => {
+    const t = await setUp([{ path: 'a.bin', bytes: bytesOf(3000, 1) }]);
+    const ledger = new MemoryResumeStore<DownloadLedger>();
+    const key = ledgerKeyOf(t.descriptor, 'unpack');
+    const claims: boolean[] = [];
+    const claimedAtWrites: (true | undefined)[] = [];
+    class ClaimSink extends MemorySink {
+      override async open(
+        targets: Parameters<MemorySink['open']>[0],
+        _signal?: AbortSignal,
+        _writtenBefore?: ReadonlySet<number>,
+        claimedBefore = false,
+      ) {
+        claims.push(claimedBefore);
+        return super.open(targets);
+      }
+      override async write(index: number, offset: number, data: Uint8Array) {
+        claimedAtWrites.push((await ledger.get(key))?.claimed);
+        if (claimedAtWrites.length === 1) throw new DownloadSinkError('write', 'stopped', true);
+        return super.write(index, offset, data);
+      }
+    }
+    await expect(runDownload(t.job({ ledger, sink: new ClaimSink() }))).rejects.toThrow('stopped');
+    await runDownload(t.job({ ledger, sink: new ClaimSink() }));
+    // The first run was told nothing; the second, that the names are the download's own.
+    expect(claims).toEqual([false, true]);
+    expect(claimedAtWrites.every((claimed) => claimed === true)).toBe(true);
+  });
+
   it('drops ledger ranges of targets the sink no longer holds', async () => {
     const t = await setUp([{ path: 'a.bin', bytes: bytesOf(3000, 1) }]);
     const ledger = new MemoryResumeStore<DownloadLedger>();

@@ -1,7 +1,8 @@
 import { systemClock, type Clock } from '../ports';
 import { backoff, ChunkAttemptError, fetchChunk, headObject, messageOf } from './object-requests';
 import type { DownloadEvent } from './events';
-import { ledgerKeyOf, LedgerKeeper, type DownloadLedger, type LedgerTarget } from './ledger';
+import { earlierRunOf, ledgerKeyOf, LedgerKeeper } from './ledger';
+import type { DownloadLedger, LedgerTarget } from './ledger';
 import { defaultDownloadOptions, DownloadFailedError } from './options';
 import { chunksOf, placementsOf, planDownload, rangesToFetch, type Chunk } from './plan';
 import {
@@ -48,6 +49,8 @@ class DownloadRun {
   private readonly ended = new AbortController();
   private readonly ledger: LedgerKeeper;
   private etag: string | null = null;
+  /** The sink found the package's names free, or the download's own, or to be replaced. */
+  private claimed = false;
 
   private readonly states: TargetState[];
   private readonly written = new Map<number, RangeSet>();
@@ -160,18 +163,19 @@ class DownloadRun {
     const kept = await store?.get(key);
     const usable =
       kept && kept.version === 1 && kept.mode === this.sink.mode && kept.etag === this.etag;
-    // Finished in this folder by an earlier run, whatever the object's ETag is now.
-    const writtenBefore = new Set<number>();
-    if (kept?.mode === this.sink.mode) {
-      for (const [index, entry] of Object.entries(kept.targets)) {
-        if (entry.done) writtenBefore.add(Number(index));
-      }
-    }
+    // Finished or made in this folder by an earlier run, whatever the object's ETag is now.
+    const earlier = earlierRunOf(kept, this.sink.mode);
     const { resumable, failed } = await this.sink.open(
       this.plan.targets,
       this.ended.signal,
-      writtenBefore,
+      earlier.finished,
+      earlier.claimed,
     );
+    // The package's names are now this download's: saved before the first write, so that a run
+    // after a crash takes a file it finds at one of them (half written, or empty) as its own.
+    this.claimed = true;
+    this.ledger.changed();
+    await this.ledger.flush();
     for (const target of this.plan.targets) {
       const { index, size } = target;
       const refused = failed?.get(index);
@@ -218,7 +222,8 @@ class DownloadRun {
         }
       }
     }
-    return { version: 1, mode: this.sink.mode, etag: this.etag, targets };
+    const { mode } = this.sink;
+    return { version: 1, mode, etag: this.etag, ...(this.claimed && { claimed: true }), targets };
   }
 
   // ----- chunks -----
