@@ -14,6 +14,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A worker per core, not vitest's default of one fewer: the integration files spend about
+    // half their time waiting on PostgreSQL and the server's sockets, so on CI's two cores two
+    // workers run the suite in 6 minutes instead of 11.
+    maxWorkers: '100%',
     reporters: testReporters('unit'),
     // One embedded PostgreSQL for the run unless DATABASE_URL names a server.
     globalSetup: ['apps/server/test/global-database.ts'],
