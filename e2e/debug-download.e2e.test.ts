@@ -225,6 +225,21 @@ describe('the download debug page', () => {
     }, tarName);
     expect(size).toBe(grant.size);
 
+    // The same URL again into the same folder: the file there is not this new download's, so
+    // nothing is written over it (issue 38) and the page says why.
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    const error = page.getByTestId('debug-error');
+    await error.waitFor();
+    expect(await error.innerText()).toContain(
+      `The folder already holds files this download did not write: "${decodeURIComponent(tarName)}"`,
+    );
+    expect(await page.getByTestId('debug-state').innerText()).toMatch(/^State: IDLE/);
+    await page.evaluate(async (name) => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await root.getDirectoryHandle('By URL');
+      await dir.removeEntry(decodeURIComponent(name));
+    }, tarName);
+
     // The bytes held back, so the download is surely still running when Abort is pressed.
     await page.route('**/api/downloads/**', async (route) => {
       if (route.request().method() !== 'GET') return route.continue();
@@ -237,7 +252,7 @@ describe('the download debug page', () => {
     await page.getByRole('button', { name: 'Abort' }).click();
     await expect.poll(() => status(page)).toBe('Aborted');
     expect(await page.getByTestId('debug-state').innerText()).toMatch(/^State: IDLE/);
-    expect(await page.getByTestId('debug-error').count()).toBe(0);
+    expect(await error.count()).toBe(0);
     await page.context().close();
   });
 });
