@@ -11,6 +11,7 @@ import {
   sandboxBytes,
 } from '../../storage';
 import { packageNotFound } from './downloads.policy';
+import { voidChallenge } from '../receipts';
 import {
   grantFileDownload,
   grantPackageDownload,
@@ -45,6 +46,8 @@ export async function downloadsRoutes(app: FastifyInstance, opts: { ctx: AppCont
     downloadRoutes.download,
     async (request, reply) => {
       const download = await openDownload(ctx, request.params.token);
+      // Bytes served after a receipt challenge was asked must not answer it (receipts/).
+      if (request.method === 'GET') await voidChallenge(ctx.db, download.recipientId);
       return sendDownload(ctx, request, reply, download, (delivery) =>
         recordDownload(ctx, download, delivery),
       );

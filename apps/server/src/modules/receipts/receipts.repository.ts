@@ -94,6 +94,15 @@ export async function replaceChallenge(
 }
 
 /**
+ * Spends the recipient's open challenge, if any: called as a download of theirs starts serving
+ * bytes, so a challenge can only be answered from bytes fetched before it was asked (an honest
+ * engine asks once its download has ended), never by fetching just the sampled ranges after.
+ */
+export async function voidChallenge(db: Database, recipientId: number): Promise<void> {
+  await db.delete(receiptChallenges).where(eq(receiptChallenges.recipientId, recipientId));
+}
+
+/**
  * Takes the recipient's challenge of that id for answering: deleted whatever the answer, so it
  * is answered at most once. Undefined when there is none, or it has expired.
  */

@@ -212,6 +212,31 @@ describe('delivery receipts', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('are refused when bytes are fetched between the challenge and its answer', async () => {
+    // A client holding nothing could otherwise fetch just the sampled ranges (about 1 MiB) once
+    // it knows them: a download serving bytes after the challenge spends it.
+    const asked = await challenge();
+    await fetchRange(grant, 0, 1024);
+    const late = await call('POST', `/packages/${sent.slug}/receipt/`, fx.receiver.headers, {
+      challenge: asked.challenge,
+      answers: answersFrom(asked, bytesOf),
+      ...report,
+    });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toEqual({ detail: receiptMessages.challengeUnknown });
+    // A HEAD serves no bytes and spends nothing: the challenge is still there to be answered
+    // (wrongly here, 403 rather than 409, so no receipt is made).
+    const next = await challenge();
+    const head = await fetch(origin + new URL(grant.download_url).pathname, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    const answered = await call('POST', `/packages/${sent.slug}/receipt/`, fx.receiver.headers, {
+      challenge: next.challenge,
+      answers: next.ranges.map(() => '0'.repeat(64)),
+      ...report,
+    });
+    expect(answered.statusCode, answered.body).toBe(403);
+  });
+
   it('are refused for claims the package cannot bear, even with the right answers', async () => {
     const inflated = [
       [{ verified: 999_999, unverified: [], failed: [] }, 'verified'],
