@@ -120,8 +120,9 @@ export async function buildHttpApp(ctx: Context): Promise<HttpApp> {
   serveMetrics(app, ctx.metrics, config.metricsToken);
 
   serveHealth(app, ctx, config.metricsToken);
-  // The admin CLI mails links to the origin the server is reached at, which only it knows.
-  await recordPublicUrl(ctx.db, config.publicUrl);
+  // The admin CLI mails links to the origin the server is reached at, which only it knows. The
+  // default (localhost) is no such origin: a dev node on it must not redirect every mailed link.
+  if (config.publicUrlSet) await recordPublicUrl(ctx.db, config.publicUrl, ctx.log);
 
   serveWebApp(app, config.webDist);
 

@@ -7,6 +7,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 8080,
       publicUrl: 'http://localhost:8080',
+      publicUrlSet: false,
       databaseUrl: undefined,
       seedDemo: true,
       secureCookies: false,
@@ -77,6 +78,7 @@ describe('loadConfig', () => {
   it('makes cookies Secure behind an https public URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://files.example.com/' })).toMatchObject({
       publicUrl: 'https://files.example.com',
+      publicUrlSet: true,
       secureCookies: true,
     });
   });

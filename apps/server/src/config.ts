@@ -219,6 +219,8 @@ export type Config = Readonly<{
   /** The OS user the embedded PostgreSQL runs as when FileRunner runs as root (it refuses root). */
   embeddedDbUser: string | undefined;
   publicUrl: string;
+  /** Whether PUBLIC_URL was set; false: publicUrl is the default, a guess from PORT. */
+  publicUrlSet: boolean;
   secureCookies: boolean;
   sessionTtlSeconds: number;
   /** How long after its login a session ends at the latest, however often it is extended. */
@@ -284,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     embeddedDbUser: e.EMBEDDED_DB_USER,
     publicUrl,
+    publicUrlSet: e.PUBLIC_URL !== undefined,
     secureCookies: publicUrl.startsWith('https://'),
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE_SECONDS,

@@ -277,6 +277,48 @@ describe('the admin CLI', () => {
     expect(linkIn(mail!)).toMatch(/^https:\/\/files\.example\.test\/activate\//);
   });
 
+  it('keeps the recorded public URL from a server on the default, warns when one replaces it', async () => {
+    const { PUBLIC_URL: _own, ...cliEnv } = env;
+    const serverEnv = { ...cliEnv, STORAGE_DRIVER: 'embedded' };
+    const startAndStop = async (serverEnv: Record<string, string>) => {
+      const lines: string[] = [];
+      const server = await buildApp(loadConfig(serverEnv), {
+        logStream: { write: (line: string) => void lines.push(line) },
+      });
+      await server.app.close();
+      return lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+    };
+    const mailedLink = async (name: string, email: string) => {
+      const mailsBefore = (await readMailFolder(path.join(dataDir, 'mail'))).length;
+      await adminIn(cliEnv, 'create-contract', '--name', name, '--admin-email', email);
+      const [mail] = (await readMailFolder(path.join(dataDir, 'mail'))).slice(mailsBefore);
+      return linkIn(mail!);
+    };
+
+    await startAndStop({ ...serverEnv, PUBLIC_URL: 'https://files.example.test' });
+    // A node left on the default (a developer's, say) is no public address: links stay.
+    await startAndStop(serverEnv);
+    expect(await mailedLink('After Default', 'after-default@example.com')).toMatch(
+      /^https:\/\/files\.example\.test\/activate\//,
+    );
+
+    // Another explicit one is recorded, and the node says whose it replaced.
+    const log = await startAndStop({ ...serverEnv, PUBLIC_URL: 'https://moved.example.test' });
+    expect(log).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: expect.stringMatching(
+          /https:\/\/files\.example\.test.*https:\/\/moved\.example\.test/,
+        ),
+      }),
+    );
+    expect(await mailedLink('After Move', 'after-move@example.com')).toMatch(
+      /^https:\/\/moved\.example\.test\/activate\//,
+    );
+    const again = await startAndStop({ ...serverEnv, PUBLIC_URL: 'https://moved.example.test' });
+    expect(again.filter((line) => line.level >= 40)).toEqual([]);
+  });
+
   it('would see the realtime listener if a context started it', async () => {
     // The probe above is not blind: the hub's LISTEN connection shows, and close() ends it.
     const ctx: Context = await createContext(loadConfig({ ...env, LOG_LEVEL: 'warn' }), {

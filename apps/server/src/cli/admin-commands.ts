@@ -68,7 +68,7 @@ export async function withAdminContext(
     storage: false,
   });
   try {
-    await work(await withMailedLinks(ctx, Boolean(env.PUBLIC_URL)));
+    await work(await withMailedLinks(ctx));
     // Mail queued by the command leaves now rather than at the server's next start.
     await ctx.workers.outbox.drain();
   } finally {
@@ -86,8 +86,8 @@ export const noPublicUrl =
  * without PUBLIC_URL of its own the command takes the server's recorded one, and without that
  * it refuses to queue mail: the refusal rolls back the command's transaction, so nothing is made.
  */
-async function withMailedLinks(ctx: Context, ownPublicUrl: boolean): Promise<Context> {
-  if (ownPublicUrl) return ctx;
+async function withMailedLinks(ctx: Context): Promise<Context> {
+  if (ctx.config.publicUrlSet) return ctx;
   const recorded = await recordedPublicUrl(ctx.db);
   if (recorded) return { ...ctx, config: { ...ctx.config, publicUrl: recorded } };
   return {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { ApiError, parse } from '../../http/errors';
 import { requireUser } from '../../http/auth';
 import { serve } from '../../http/routes';
+import { sandboxBytes } from '../../storage';
 import { callerMemberships, membershipsFrom } from '../memberships/memberships.repository';
 import { findUserByUid, updateUser } from './accounts.repository';
 import {
@@ -85,11 +86,18 @@ export async function accountsRoutes(app: FastifyInstance, opts: { ctx: AppConte
     return presentUser(await updateProfile(ctx, user, changes, avatar), memberships);
   });
 
-  serve(app, accountRoutes.avatar, async (request, reply) => {
-    const owner = await findUserByUid(ctx.db, request.params.uid);
-    if (!owner?.avatar) throw ApiError.notFound();
-    return reply.type(owner.avatarType ?? 'application/octet-stream').send(owner.avatar);
-  });
+  serve(
+    app,
+    accountRoutes.avatar,
+    async (request, reply) => {
+      const owner = await findUserByUid(ctx.db, request.params.uid);
+      if (!owner?.avatar) throw ApiError.notFound();
+      return reply.type(owner.avatarType ?? 'application/octet-stream').send(owner.avatar);
+    },
+    // A user's bytes, re-encoded but served inline on the app's origin: sandboxed all the same
+    // (an <img> shows them; only a document opened from them is held to the sandbox).
+    { fastify: { onSend: sandboxBytes } },
+  );
 
   serve(app, accountRoutes.updateSettings, async (request) => {
     const { user, memberships } = requireUser(request);

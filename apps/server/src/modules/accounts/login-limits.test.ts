@@ -123,6 +123,42 @@ describe('login limits per address and account', () => {
   });
 });
 
+describe('login limits when an attempt ends in an error', () => {
+  /**
+   * Makes the last guess under the limit fail with `fault` on, then expects the owner's login
+   * from the same address at once: the place the errored attempt held was given back.
+   */
+  async function lastPlaceFreedAfter(fault: () => { mockRestore(): void }) {
+    const user = await createUser(server);
+    const from = newAddress();
+    for (let i = 0; i < LIMIT - 1; i++) await attempt(user.email, 'Wrong-pass1!', from);
+    const spy = fault();
+    try {
+      expect((await attempt(user.email, 'Wrong-pass1!', from)).statusCode).toBe(500);
+    } finally {
+      spy.mockRestore();
+    }
+    const started = Date.now();
+    expect((await attempt(user.email, PASSWORD, from)).statusCode).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  }
+
+  it('gives back the places of a failure the database could not count', async () => {
+    await lastPlaceFreedAfter(() =>
+      vi.spyOn(server.ctx.limiter, 'hit').mockRejectedValueOnce(new Error('connection lost')),
+    );
+  });
+
+  it('gives back the places of an attempt whose password check failed', async () => {
+    // The account lookup is the check's only query; the database drops it.
+    await lastPlaceFreedAfter(() =>
+      vi.spyOn(server.ctx.db, 'select').mockImplementation(() => {
+        throw new Error('connection lost');
+      }),
+    );
+  });
+});
+
 describe('forgot password timing', () => {
   it('answers a known address without waiting for its reset link to be made', async () => {
     const user = await createUser(server);

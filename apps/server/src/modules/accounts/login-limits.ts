@@ -24,7 +24,10 @@ export function loginLimits(config: Config, email: string, ip: string): Limit[] 
 /** How an admitted attempt ended: a wrong password (or no such account), a login, or an error. */
 export type LoginOutcome = 'failed' | 'succeeded' | 'abandoned';
 
-/** An attempt let through to the password check; `end` must be called once it is known. */
+/**
+ * An attempt let through to the password check; `end` must be called once it is known, in a
+ * `finally` ('abandoned' when the check threw), or its places stay held for the window.
+ */
 export interface LoginAdmission {
   end(outcome: LoginOutcome): Promise<void>;
 }
@@ -56,12 +59,16 @@ export async function admitLogin(
     if (look !== 'busy') {
       return {
         async end(outcome) {
-          // Failures are counted before the places are given back, so the sum never dips.
-          if (outcome === 'failed') {
-            for (const { key } of limits) await limiter.hit(key);
+          // Failures are counted before the places are given back, so the sum never dips; a
+          // count that fails still gives them back, or they would shut out correct logins.
+          try {
+            if (outcome === 'failed') {
+              for (const { key } of limits) await limiter.hit(key);
+            }
+            if (outcome === 'succeeded') await limiter.clear(limits[0]!.key);
+          } finally {
+            await limiter.giveBack(look);
           }
-          if (outcome === 'succeeded') await limiter.clear(limits[0]!.key);
-          await limiter.giveBack(look);
         },
       };
     }

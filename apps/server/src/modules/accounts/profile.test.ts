@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { messages } from '@filerunner/protocol';
+import { expectSandboxed } from '../../../test/sandboxed-bytes';
 import {
   BASE_HEADERS,
   createUser,
@@ -92,6 +93,8 @@ describe('POST /user/ (profile)', () => {
     const avatar = await server.app.inject({ method: 'GET', url: me.avatar, headers });
     expect(avatar.statusCode).toBe(200);
     expect(avatar.headers['content-type']).toBe('image/png');
+    // Shown by <img> as ever; a browser that opens it as a page gets no script, no origin.
+    expectSandboxed(avatar.headers);
     const summary = await server.app.inject({ method: 'GET', url: '/api/user/', headers });
     expect(summary.json().avatar).toBe(me.avatar);
     // Every signed-in request reads its caller: the photo (up to 1 MB) is not part of that read.
