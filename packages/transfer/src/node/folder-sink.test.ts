@@ -172,6 +172,20 @@ describe('FolderSink', () => {
     expect(existsSync(path.join(home, 'new/empty.txt'))).toBe(true);
   });
 
+  it('takes a file whose name differs only in case as one in the way', async () => {
+    const home = newFolder();
+    writeFileSync(path.join(home, '.bashrc'), 'alias ls=ls');
+    const targets = [{ index: 0, path: '.BASHRC', size: 4 }];
+    // Even a run that claimed its names owns only the names it claimed, as given.
+    const refused = await new FolderSink(home, 'unpack')
+      .open(targets, undefined, new Set([0]), true)
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OccupiedFolderError);
+    expect(refused).toMatchObject({ files: ['.BASHRC'] });
+    expect(readdirSync(home)).toEqual(['.bashrc']);
+    expect(readFileSync(path.join(home, '.bashrc'), 'utf8')).toBe('alias ls=ls');
+  });
+
   it('never writes through a symbolic link already in the folder', async () => {
     const folder = newFolder();
     const elsewhere = newFolder();

@@ -1,5 +1,14 @@
 import { openAsBlob } from 'node:fs';
-import { mkdir, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  rename,
+  stat,
+  unlink,
+  writeFile,
+  type FileHandle,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { foundFileVerdict, OccupiedFolderError } from '../core/download/found-files';
 import {
@@ -140,11 +149,13 @@ export class FolderSink implements DownloadSink {
     if (place.kind === 'other' || part.kind === 'other') {
       throw Object.assign(new Error('a folder or device is in the way'), { code: 'EISDIR' });
     }
+    // A file whose name differs only in case is the person's: the ledger knows exact names.
+    const exact = place.kind === 'none' || place.exact;
     const verdict = foundFileVerdict({
       size: target.size,
-      foundSize: place.kind === 'none' ? null : (await stat(file)).size,
-      finished: writtenBefore,
-      ours: claimedBefore,
+      foundSize: place.kind === 'none' ? null : (await lstat(place.found)).size,
+      finished: writtenBefore && exact,
+      ours: claimedBefore && exact,
       replace: this.options.overwrite ?? false,
     });
     if (verdict === 'not ours' || verdict === 'make empty') return verdict;
