@@ -10,7 +10,9 @@ import { folderPathKey, nameOutsideFolder, staysInFolder } from '../core/downloa
 export const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 export const WRITE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
 export const READ_WRITE = constants.O_RDWR | NO_FOLLOW;
-export const READ_WRITE_NEW = constants.O_RDWR | constants.O_CREAT | NO_FOLLOW;
+/** Exclusive creates: fail on anything already at the name (a planted hard link included). */
+export const WRITE_ONLY_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
+export const CREATE_NEW = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
 
 /** What lies at a name in a folder, as the download sees it. */
 export type Place =
