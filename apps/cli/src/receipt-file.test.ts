@@ -37,5 +37,6 @@ describe('receiptFileName', () => {
     }
     expect(receiptFileName('')).toBe('package.receipt.jws');
     expect(receiptFileName('CON.tar')).toBe('_CON.receipt.jws');
+    expect(receiptFileName('aux.log.tar')).toBe('_aux.log.receipt.jws');
   });
 });

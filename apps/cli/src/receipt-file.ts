@@ -9,22 +9,29 @@ export class ReceiptRejectedError extends Error {
 }
 
 /** Names Windows keeps for devices, whatever the extension after them. */
-const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
 
 /**
- * The receipt's file name, built here from the package's download name: no folder separator,
- * no leading dot (so neither `..` nor a hidden file), no character a common file system refuses,
- * never a device name: `<package>.receipt.jws`. The server's name is only its raw material.
+ * A name for one file or folder directly inside a folder, built from a name the server sent:
+ * no folder separator, no leading dot (so neither `..` nor a hidden file such as `.ssh`), no
+ * character a common file system refuses, never a device name. The server's name is only its
+ * raw material.
  */
-export function receiptFileName(packageFilename: string, copy = 1): string {
-  let base = [...packageFilename.replace(/\.tar$/i, '')]
+export function safeEntryName(raw: string): string {
+  let base = [...raw]
     .map((c) => (c < ' ' || c === '\u007f' ? '_' : c))
     .join('')
     .replace(/[/\\:*?"<>|]/g, '_')
     .replace(/^[.\s]+|[.\s]+$/g, '')
     .slice(0, 200);
   if (DEVICE_NAME.test(base)) base = `_${base}`;
-  return `${base || 'package'}.receipt${copy > 1 ? `-${copy}` : ''}.jws`;
+  return base || 'package';
+}
+
+/** The receipt's file name, `<package>.receipt.jws`, made safe by `safeEntryName`. */
+export function receiptFileName(packageFilename: string, copy = 1): string {
+  const base = safeEntryName(packageFilename.replace(/\.tar$/i, ''));
+  return `${base}.receipt${copy > 1 ? `-${copy}` : ''}.jws`;
 }
 
 /**

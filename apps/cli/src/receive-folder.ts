@@ -1,8 +1,8 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { defaultFilesystemConstraints, safeFilename } from '@filerunner/protocol';
 import { JsonFileResumeStore } from '@filerunner/transfer/node';
 import { CliFailure } from './failures';
+import { safeEntryName } from './receipt-file';
 
 /** How many `<package> (n)` folders are tried before giving up. */
 const MAX_FOLDER_NUMBER = 99;
@@ -28,9 +28,14 @@ export class ReceiveFolders {
     const key = `${download} in ${parent}`;
     const earlier = await this.store.get(key);
     if (earlier && (await isFolder(earlier))) return earlier;
-    const name = safeFilename(packageName, defaultFilesystemConstraints) ?? 'package';
+    // The name is the server's: made one plain, visible folder name, never a path.
+    const name = safeEntryName(packageName);
+    const root = path.resolve(parent);
     for (let number = 1; number <= MAX_FOLDER_NUMBER; number++) {
-      const folder = path.join(parent, number === 1 ? name : `${name} (${number})`);
+      const folder = path.resolve(root, number === 1 ? name : `${name} (${number})`);
+      if (path.dirname(folder) !== root) {
+        throw new CliFailure('badArguments', `${JSON.stringify(name)} is no folder name.`);
+      }
       try {
         await mkdir(folder);
       } catch (error) {
@@ -52,6 +57,7 @@ export class ReceiveFolders {
   }
 }
 
+/** A folder itself, not a symbolic link put where the recorded one was. */
 async function isFolder(folder: string): Promise<boolean> {
-  return (await stat(folder).catch(() => null))?.isDirectory() ?? false;
+  return (await lstat(folder).catch(() => null))?.isDirectory() ?? false;
 }

@@ -201,7 +201,7 @@ export async function receive(
   const packageName = grant.filename.replace(/\.tar$/, '');
   const out = options.out ?? (await folders.folderFor(download, packageName, options.parent));
   io.say(
-    `Receiving ${grant.filename} (${formatSize(grant.size)}, ${grant.files.length} files) into ${out}`,
+    `Receiving ${quotedNames([grant.filename])} (${formatSize(grant.size)}, ${grant.files.length} files) into ${out}`,
   );
   const sink = new FolderSink(out, mode, { overwrite: options.overwrite });
   let outcome: DownloadOutcome;
@@ -229,8 +229,10 @@ export async function receive(
     throw error;
   }
   const problems = [
-    ...outcome.failedFiles.map((f) => `  failed: ${f.path}: ${f.message}`),
-    ...outcome.unverifiedFiles.map((p) => `  not verified (the sender recorded no hash): ${p}`),
+    ...outcome.failedFiles.map((f) => `  failed: ${quotedNames([f.path])}: ${f.message}`),
+    ...outcome.unverifiedFiles.map(
+      (p) => `  not verified (the sender recorded no hash): ${quotedNames([p])}`,
+    ),
   ];
   if (problems.length > 0) {
     throw new CliFailure(

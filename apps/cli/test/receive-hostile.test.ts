@@ -154,6 +154,39 @@ describe('filerunner receive from a hostile server', () => {
     expect(await readdir(path.dirname(cwd))).not.toContain('AppData');
   });
 
+  it('names its folder plainly inside the current one, whatever the package is called', async () => {
+    const home = await aHomeFolder();
+    for (const name of ['../x', '.ssh', '.config/autostart']) {
+      const { origin } = await serving(name, [{ path: 'run.sh', text: 'evil' }]);
+      const run = await receive(origin, [], home).done;
+      expect(run.code, run.stderr).toBe(0);
+    }
+    expect((await readdir(home)).sort()).toEqual([
+      '.bashrc',
+      '.ssh',
+      '_x',
+      'config_autostart',
+      'ssh',
+    ]);
+    for (const folder of ['_x', 'ssh', 'config_autostart']) {
+      expect(await readFile(path.join(home, folder, 'run.sh'), 'utf8')).toBe('evil');
+    }
+    expect(await readdir(path.join(home, '.ssh'))).toEqual(['authorized_keys']);
+    expect(await readdir(path.dirname(home))).not.toContain('x');
+  });
+
+  it('prints the server’s names quoted, so they cannot rewrite the terminal', async () => {
+    const { origin } = await serving('Ep\u001b]0;pwned\u0007\u001b[2J', [
+      { path: 'a.txt', text: 'a' },
+    ]);
+    const cwd = await newFolder('terminal');
+    const run = await receive(origin, [], cwd).done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('\u001b');
+    expect(run.stderr).not.toContain('\u0007');
+    expect(run.stderr).toContain('Receiving "Ep\\u001b]0;pwned\\u0007\\u001b[2J.tar"');
+  });
+
   it('refuses a list naming one file twice, in any case, before writing anything', async () => {
     const { origin } = await serving('Twice', [
       { path: 'shot.exr', text: 'first' },

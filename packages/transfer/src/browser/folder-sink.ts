@@ -122,12 +122,14 @@ export class FolderSink implements DownloadSink {
       this.targets.set(index, target);
       try {
         const found = await this.tree.existing(path);
-        const foundSize = found ? (await found.getFile()).size : null;
+        const foundSize = found ? (await found.handle.getFile()).size : null;
+        // A file whose name differs only in case is the person's: the ledger knows exact names.
+        const exact = found?.exact ?? true;
         const verdict = foundFileVerdict({
           size,
           foundSize,
-          finished: writtenBefore.has(index),
-          ours: claimedBefore,
+          finished: writtenBefore.has(index) && exact,
+          ours: claimedBefore && exact,
           replace: replace.has(path),
         });
         if (verdict === 'not ours') notOurs.push(path);
@@ -236,7 +238,7 @@ export class FolderSink implements DownloadSink {
   async read(index: number): Promise<Blob> {
     const target = this.usable(index);
     try {
-      const handle = await this.tree.existing(target.path);
+      const handle = (await this.tree.existing(target.path))?.handle;
       if (!handle) throw new DOMException(`${target.path} is not in the folder`, 'NotFoundError');
       return await handle.getFile();
     } catch (error) {

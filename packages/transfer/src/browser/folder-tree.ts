@@ -1,4 +1,10 @@
-import { nameOutsideFolder, staysInFolder } from '../core/download/folder-paths';
+import { folderPathKey, nameOutsideFolder, staysInFolder } from '../core/download/folder-paths';
+
+/** A folder's files by name, and their names by `folderPathKey` (one file on macOS, Windows). */
+interface Listing {
+  readonly files: Map<string, FileSystemFileHandle>;
+  readonly names: Map<string, string>;
+}
 
 /**
  * The folders and files of a download inside the folder the person picked, by '/'-separated
@@ -9,31 +15,43 @@ import { nameOutsideFolder, staysInFolder } from '../core/download/folder-paths'
  */
 export class FolderTree {
   private readonly folders = new Map<string, Promise<FileSystemDirectoryHandle>>();
-  private readonly listings = new Map<string, Promise<Map<string, FileSystemFileHandle>>>();
+  private readonly listings = new Map<string, Promise<Listing>>();
 
   constructor(private readonly root: FileSystemDirectoryHandle) {}
 
-  /** The file at `path` when it exists; nothing is made to find out. */
-  async existing(path: string): Promise<FileSystemFileHandle | undefined> {
+  /**
+   * The file at `path` when it exists; nothing is made to find out. A file whose name differs
+   * only in case or Unicode form is found too (`exact` false): on macOS and Windows it is the
+   * same file.
+   */
+  async existing(
+    path: string,
+  ): Promise<{ handle: FileSystemFileHandle; exact: boolean } | undefined> {
     const { folder, name } = splitPath(path);
-    return (await this.listing(folder)).get(name);
+    const { files, names } = await this.listing(folder);
+    const found = files.has(name) ? name : names.get(folderPathKey(name));
+    const handle = found === undefined ? undefined : files.get(found);
+    return handle && { handle, exact: found === name };
   }
 
   /** The file at `path`, made when missing (empty: opening a writable stream writes it). */
   async create(path: string, keepBytes: boolean): Promise<FileSystemFileHandle> {
     const { folder, name } = splitPath(path);
     const listing = await this.listing(folder);
-    const known = keepBytes ? listing.get(name) : undefined;
+    const known = keepBytes ? listing.files.get(name) : undefined;
     if (known) return known;
     const handle = await (await this.folder(folder)).getFileHandle(name, { create: true });
-    listing.set(name, handle);
+    listing.files.set(name, handle);
+    listing.names.set(folderPathKey(name), name);
     return handle;
   }
 
   async remove(path: string): Promise<void> {
     const { folder, name } = splitPath(path);
     await (await this.folder(folder)).removeEntry(name);
-    (await this.listing(folder)).delete(name);
+    const listing = await this.listing(folder);
+    listing.files.delete(name);
+    if (listing.names.get(folderPathKey(name)) === name) listing.names.delete(folderPathKey(name));
   }
 
   private folder(path: string): Promise<FileSystemDirectoryHandle> {
@@ -68,16 +86,18 @@ export class FolderTree {
     );
   }
 
-  private listing(path: string): Promise<Map<string, FileSystemFileHandle>> {
+  private listing(path: string): Promise<Listing> {
     let listing = this.listings.get(path);
     if (!listing) {
       listing = this.found(path).then(async (folder) => {
-        const files = new Map<string, FileSystemFileHandle>();
-        if (!folder) return files;
+        const found: Listing = { files: new Map(), names: new Map() };
+        if (!folder) return found;
         for await (const [name, entry] of folder.entries()) {
-          if (entry.kind === 'file') files.set(name, entry as FileSystemFileHandle);
+          if (entry.kind !== 'file') continue;
+          found.files.set(name, entry as FileSystemFileHandle);
+          found.names.set(folderPathKey(name), name);
         }
-        return files;
+        return found;
       });
       listing.catch(() => this.listings.delete(path));
       this.listings.set(path, listing);

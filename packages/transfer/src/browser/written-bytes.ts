@@ -14,7 +14,7 @@ export class FolderHandleWrittenBytes implements WrittenBytes {
   }
 
   async read(target: SinkTarget, offset: number, length: number): Promise<Uint8Array> {
-    const handle = await this.tree.existing(target.path);
+    const handle = (await this.tree.existing(target.path))?.handle;
     if (!handle) throw new DOMException(`${target.path} is not in the folder`, 'NotFoundError');
     const file = await handle.getFile();
     return new Uint8Array(await file.slice(offset, offset + length).arrayBuffer());

@@ -1,7 +1,7 @@
 import { constants, type Dirent } from 'node:fs';
 import { lstat, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { nameOutsideFolder, staysInFolder } from '../core/download/folder-paths';
+import { folderPathKey, nameOutsideFolder, staysInFolder } from '../core/download/folder-paths';
 
 /**
  * Flags that open a file without following a symbolic link in its last component (the folders
@@ -10,12 +10,18 @@ import { nameOutsideFolder, staysInFolder } from '../core/download/folder-paths'
 export const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 export const WRITE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
 export const READ_WRITE = constants.O_RDWR | NO_FOLLOW;
-export const READ_WRITE_NEW = constants.O_RDWR | constants.O_CREAT | NO_FOLLOW;
+/** Exclusive creates: fail on anything already at the name (a planted hard link included). */
+export const WRITE_ONLY_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
+export const CREATE_NEW = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
 
 /** What lies at a name in a folder, as the download sees it. */
 export type Place =
   | { readonly kind: 'none' }
-  | { readonly kind: 'file' }
+  /**
+   * A file, at `found` (absolute). `exact`: found under the name as given; otherwise its name
+   * differs only in case or Unicode form, one file on macOS and Windows, not the download's.
+   */
+  | { readonly kind: 'file'; readonly found: string; readonly exact: boolean }
   | { readonly kind: 'link' }
   | { readonly kind: 'other' };
 
@@ -26,7 +32,8 @@ export type Place =
  * link planted at `.ssh` cannot carry a package's `.ssh/authorized_keys` into a home folder.
  */
 export class FolderPlaces {
-  private readonly listings = new Map<string, Promise<Map<string, Dirent> | null>>();
+  /** Each folder's entries by `folderPathKey` of their names. */
+  private readonly listings = new Map<string, Promise<Map<string, Dirent[]> | null>>();
   private readonly made = new Map<string, Promise<void>>();
 
   constructor(readonly root: string) {}
@@ -52,7 +59,8 @@ export class FolderPlaces {
 
   /**
    * What is at `name` now, found in its folder's listing. A symbolic link on the way (the name
-   * or a folder above it) is 'link'; a file where a folder should be is 'other'.
+   * or a folder above it) is 'link'; a file where a folder should be is 'other'. Names are
+   * matched as case-folding file systems match them: an entry `.bashrc` is at `.BASHRC`.
    */
   async at(name: string): Promise<Place> {
     const segments = name.split('/');
@@ -96,20 +104,30 @@ export class FolderPlaces {
     folder: readonly string[],
     name: string,
   ): Promise<Place | { kind: 'folder' }> {
-    const entry = (await this.listing(folder))?.get(name);
+    const entries = (await this.listing(folder))?.get(folderPathKey(name));
+    const entry = entries?.find((found) => found.name === name) ?? entries?.[0];
     if (!entry) return { kind: 'none' };
     if (entry.isSymbolicLink()) return { kind: 'link' };
     if (entry.isDirectory()) return { kind: 'folder' };
-    return entry.isFile() ? { kind: 'file' } : { kind: 'other' };
+    if (!entry.isFile()) return { kind: 'other' };
+    const found = path.join(this.root, ...folder, entry.name);
+    return { kind: 'file', found, exact: entry.name === name };
   }
 
   /** The entries of a folder already checked to be one (no link), or null when it is not there. */
-  private listing(folder: readonly string[]): Promise<Map<string, Dirent> | null> {
+  private listing(folder: readonly string[]): Promise<Map<string, Dirent[]> | null> {
     const key = folder.join('/');
     let listing = this.listings.get(key);
     if (!listing) {
       listing = readdir(path.join(this.root, ...folder), { withFileTypes: true }).then(
-        (entries) => new Map(entries.map((entry) => [entry.name, entry])),
+        (entries) => {
+          const byKey = new Map<string, Dirent[]>();
+          for (const entry of entries) {
+            const key = folderPathKey(entry.name);
+            byKey.set(key, [...(byKey.get(key) ?? []), entry]);
+          }
+          return byKey;
+        },
         (error: NodeJS.ErrnoException) => {
           if (error.code === 'ENOENT') return null;
           throw error;

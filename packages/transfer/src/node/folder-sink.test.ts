@@ -1,5 +1,6 @@
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -65,8 +66,8 @@ describe('FolderSink', () => {
     await first.write(1, 0, bytes('bb'));
     await first.dispose();
     const again = new FolderSink(folder, 'unpack');
-    // The ledger says the first run finished a.bin; b.bin's part file is this sink's by its name.
-    const { resumable } = await again.open(targets, undefined, new Set([0]));
+    // The ledger says the first run finished a.bin and claimed the names: b.bin's part is its own.
+    const { resumable } = await again.open(targets, undefined, new Set([0]), true);
     expect([...resumable].sort()).toEqual([0, 1]);
     await again.write(1, 2, bytes('BB'));
     await again.close(1);
@@ -106,7 +107,7 @@ describe('FolderSink', () => {
     await first.dispose();
 
     const again = new FolderSink(folder, 'unpack');
-    expect([...(await again.open(targets)).resumable]).toEqual([0]);
+    expect([...(await again.open(targets, undefined, new Set(), true)).resumable]).toEqual([0]);
     again.resumed(0, [[0, 4]]);
     await again.write(0, 4, bytes('efgh'));
     await again.close(0);
@@ -114,8 +115,8 @@ describe('FolderSink', () => {
 
     // A part file changed between the runs hashes as what is on disk, not what was sent.
     const third = new FolderSink(folder, 'unpack');
-    await third.open([{ index: 0, path: 'b.bin', size: 8 }]);
     writeFileSync(path.join(folder, 'b.bin' + PART_SUFFIX), 'abXd');
+    await third.open([{ index: 0, path: 'b.bin', size: 8 }], undefined, new Set(), true);
     third.resumed(0, [[0, 4]]);
     await third.write(0, 4, bytes('efgh'));
     await third.close(0);
@@ -172,6 +173,47 @@ describe('FolderSink', () => {
     expect(existsSync(path.join(home, 'new/empty.txt'))).toBe(true);
   });
 
+  it('takes a file whose name differs only in case as one in the way', async () => {
+    const home = newFolder();
+    writeFileSync(path.join(home, '.bashrc'), 'alias ls=ls');
+    const targets = [{ index: 0, path: '.BASHRC', size: 4 }];
+    // Even a run that claimed its names owns only the names it claimed, as given.
+    const refused = await new FolderSink(home, 'unpack')
+      .open(targets, undefined, new Set([0]), true)
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OccupiedFolderError);
+    expect(refused).toMatchObject({ files: ['.BASHRC'] });
+    expect(readdirSync(home)).toEqual(['.bashrc']);
+    expect(readFileSync(path.join(home, '.bashrc'), 'utf8')).toBe('alias ls=ls');
+  });
+
+  it('resumes no part file its ledger never claimed, and writes through no hard link', async () => {
+    const folder = newFolder();
+    const elsewhere = newFolder();
+    const victim = path.join(elsewhere, 'authorized_keys');
+    writeFileSync(victim, 'mine');
+    linkSync(victim, path.join(folder, `keys${PART_SUFFIX}`));
+    writeFileSync(path.join(elsewhere, 'profile'), 'mine too');
+    linkSync(path.join(elsewhere, 'profile'), path.join(folder, 'empty.txt'));
+    const targets = [
+      { index: 0, path: 'keys', size: 8 },
+      { index: 1, path: 'empty.txt', size: 0 },
+    ];
+    const refused = await new FolderSink(folder, 'unpack').open(targets).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OccupiedFolderError);
+    expect(refused).toMatchObject({ files: [`keys${PART_SUFFIX}`, 'empty.txt'] });
+
+    const sink = new FolderSink(folder, 'unpack', { overwrite: true });
+    expect((await sink.open(targets)).resumable.size).toBe(0);
+    await sink.write(0, 4, bytes('EVIL'));
+    await sink.write(0, 0, bytes('evil'));
+    await sink.close(0);
+    expect(readFileSync(path.join(folder, 'keys'), 'utf8')).toBe('evilEVIL');
+    expect(readFileSync(path.join(folder, 'empty.txt'), 'utf8')).toBe('');
+    expect(readFileSync(victim, 'utf8')).toBe('mine');
+    expect(readFileSync(path.join(elsewhere, 'profile'), 'utf8')).toBe('mine too');
+  });
+
   it('never writes through a symbolic link already in the folder', async () => {
     const folder = newFolder();
     const elsewhere = newFolder();
@@ -207,8 +249,8 @@ describe('FolderSink', () => {
     const sink = new FolderSink(folder, 'unpack');
     await sink.open([{ index: 0, path: 'a.bin', size: 8 }]);
     symlinkSync(path.join(elsewhere, 'caught'), path.join(folder, `a.bin${PART_SUFFIX}`));
-    await expect(sink.write(0, 0, bytes('abcd'))).rejects.toMatchObject({ kind: 'name' });
-    await expect(sink.write(0, 4, bytes('efgh'))).rejects.toMatchObject({ kind: 'name' });
+    await expect(sink.write(0, 0, bytes('abcd'))).rejects.toMatchObject({ kind: 'occupied' });
+    await expect(sink.write(0, 4, bytes('efgh'))).rejects.toMatchObject({ kind: 'occupied' });
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 

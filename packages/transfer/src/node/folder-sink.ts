@@ -1,5 +1,14 @@
 import { openAsBlob } from 'node:fs';
-import { mkdir, open, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  rename,
+  stat,
+  unlink,
+  writeFile,
+  type FileHandle,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { foundFileVerdict, OccupiedFolderError } from '../core/download/found-files';
 import {
@@ -12,7 +21,7 @@ import type { ByteRange } from '../core/download/ranges';
 import { WrittenHash } from '../core/download/written-hash';
 import { borrowXxh128, withXxh128 } from '../core/xxh128';
 import { fileSlice, READ_BYTES } from './file-reads';
-import { FolderPlaces, READ_WRITE, READ_WRITE_NEW, WRITE_NEW } from './folder-places';
+import { CREATE_NEW, FolderPlaces, READ_WRITE, WRITE_NEW, WRITE_ONLY_NEW } from './folder-places';
 
 /** A part file open for positional writes, and its hash taken as they land (unpacked files). */
 interface OpenPart {
@@ -56,6 +65,13 @@ export class FolderSink implements DownloadSink {
   private readonly parts = new Map<number, Promise<OpenPart>>();
   /** Hashes of closed (or whole-written) files, until the check asks for them. */
   private readonly hashes = new Map<number, Promise<string | null>>();
+  /**
+   * Targets whose part file is the download's own (claimed by its ledger, or made by this sink),
+   * opened as it is; any other part file is made new, and fails if one is there.
+   */
+  private readonly ownParts = new Set<number>();
+  /** Part files in the way that the person chose to replace, removed before writing. */
+  private readonly strayParts = new Set<number>();
   /** Ledger ranges of resumed part files, taken into the hash when the part opens. */
   private readonly kept = new Map<number, readonly ByteRange[]>();
 
@@ -88,6 +104,7 @@ export class FolderSink implements DownloadSink {
         const found = await this.look(target, writtenBefore.has(target.index), claimedBefore);
         if (found === 'resumable') resumable.add(target.index);
         else if (found === 'not ours') notOurs.push(target.path);
+        else if (found === 'part not ours') notOurs.push(target.path + PART_SUFFIX);
         else if (found === 'link') links.push(target.path);
         else if (found === 'make empty') emptyFiles.add(target);
       } catch (error) {
@@ -97,12 +114,17 @@ export class FolderSink implements DownloadSink {
       }
     }
     if (notOurs.length > 0 || links.length > 0) throw new OccupiedFolderError(notOurs, links);
+    for (const index of resumable) this.ownParts.add(index);
     for (const target of targets) {
       if (failed.has(target.index)) continue;
       try {
         await this.places.makeFoldersOf(target.path);
+        const file = this.fileOfTarget(target);
+        if (this.strayParts.has(target.index)) await unlinkIfThere(file + PART_SUFFIX);
         if (emptyFiles.has(target)) {
-          await writeFile(this.fileOfTarget(target), new Uint8Array(0), { flag: WRITE_NEW });
+          // Made anew, never opened: a hard link at the name is not written through.
+          await unlinkIfThere(file);
+          await writeFile(file, new Uint8Array(0), { flag: WRITE_ONLY_NEW });
         }
       } catch (error) {
         const refused = sinkErrorOf(error, target.path);
@@ -122,7 +144,7 @@ export class FolderSink implements DownloadSink {
     target: SinkTarget,
     writtenBefore: boolean,
     claimedBefore: boolean,
-  ): Promise<'resumable' | 'not ours' | 'link' | 'make empty' | 'nothing'> {
+  ): Promise<'resumable' | 'not ours' | 'part not ours' | 'link' | 'make empty' | 'nothing'> {
     const file = this.places.fileOf(target.path);
     if (target.path.endsWith(PART_SUFFIX)) {
       throw new DownloadSinkError(
@@ -140,16 +162,23 @@ export class FolderSink implements DownloadSink {
     if (place.kind === 'other' || part.kind === 'other') {
       throw Object.assign(new Error('a folder or device is in the way'), { code: 'EISDIR' });
     }
+    // A file whose name differs only in case is the person's: the ledger knows exact names.
+    const exact = place.kind === 'none' || place.exact;
     const verdict = foundFileVerdict({
       size: target.size,
-      foundSize: place.kind === 'none' ? null : (await stat(file)).size,
-      finished: writtenBefore,
-      ours: claimedBefore,
+      foundSize: place.kind === 'none' ? null : (await lstat(place.found)).size,
+      finished: writtenBefore && exact,
+      ours: claimedBefore && exact,
       replace: this.options.overwrite ?? false,
     });
     if (verdict === 'not ours' || verdict === 'make empty') return verdict;
     if (verdict === 'keep') return target.size === 0 ? 'nothing' : 'resumable';
-    return part.kind === 'file' ? 'resumable' : 'nothing';
+    if (part.kind !== 'file') return 'nothing';
+    // A part file is resumed only when a run of this download claimed its name.
+    if (claimedBefore && part.exact) return 'resumable';
+    if (!this.options.overwrite) return 'part not ours';
+    this.strayParts.add(target.index);
+    return 'nothing';
   }
 
   resumed(index: number, ranges: readonly ByteRange[]): void {
@@ -162,8 +191,10 @@ export class FolderSink implements DownloadSink {
       if (this.arrivesWhole(target, offset, data)) {
         // The whole file in one call (open, write, close); `close` renames it. The write resolves
         // once `data` is hashed too, as the caller may reuse it after.
+        const flag = this.ownParts.has(index) ? WRITE_NEW : WRITE_ONLY_NEW;
+        this.ownParts.add(index);
         const [, digest] = await Promise.all([
-          writeFile(this.fileOfTarget(target) + PART_SUFFIX, data, { flag: WRITE_NEW }),
+          writeFile(this.fileOfTarget(target) + PART_SUFFIX, data, { flag }),
           withXxh128((hasher) => hasher.update(data).digest('hex')),
         ]);
         this.hashes.set(index, Promise.resolve(digest));
@@ -269,12 +300,18 @@ export class FolderSink implements DownloadSink {
 
   private async openPart(target: SinkTarget): Promise<OpenPart> {
     const file = this.fileOfTarget(target) + PART_SUFFIX;
-    // Read-write keeps what an earlier run wrote; a new part file is made when there is none.
-    const handle = await open(file, READ_WRITE).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
+    const makeNew = async () => {
       await this.places.makeFoldersOf(target.path);
-      return open(file, READ_WRITE_NEW);
-    });
+      return open(file, CREATE_NEW);
+    };
+    // Read-write keeps what this download wrote before; any other part file is made new.
+    const handle = this.ownParts.has(target.index)
+      ? await open(file, READ_WRITE).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+          return makeNew();
+        })
+      : await makeNew();
+    this.ownParts.add(target.index);
     if (this.mode !== 'unpack') return { handle, hash: null };
     const hash = new WrittenHash(target.size, await borrowXxh128(), (start, end, use) =>
       readRange(handle, start, end, use),
@@ -283,6 +320,12 @@ export class FolderSink implements DownloadSink {
     if (kept) hash.kept(kept);
     return { handle, hash };
   }
+}
+
+async function unlinkIfThere(file: string): Promise<void> {
+  await unlink(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
 }
 
 /** Bytes [start, end) of an open file, in reads of `READ_BYTES` into one buffer. */
@@ -311,6 +354,9 @@ export function sinkErrorOf(error: unknown, name: string): DownloadSinkError {
   const cause = { cause: error };
   // ELOOP: a symbolic link put at a part file's name after `open` looked (O_NOFOLLOW).
   switch (code) {
+    case 'EEXIST':
+      // A file put at a name after `open` looked, which an exclusive create leaves alone.
+      return new OccupiedFolderError([name]);
     case 'ENOSPC':
     case 'EDQUOT':
       return new DownloadSinkError('quota_exceeded', 'The disk is full.', true, cause);
