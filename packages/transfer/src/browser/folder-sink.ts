@@ -1,4 +1,9 @@
-import { foundFileVerdict, OccupiedFolderError } from '../core/download/found-files';
+import {
+  foundFileVerdict,
+  OccupiedFolderError,
+  sideNames,
+  type FoundFileVerdict,
+} from '../core/download/found-files';
 import {
   DownloadSinkError,
   type DownloadSink,
@@ -118,20 +123,33 @@ export class FolderSink implements DownloadSink {
     const emptyFiles = new Map<number, boolean>();
     for (const { index, path, size } of targets) {
       signal?.throwIfAborted();
-      const target: Target = { path, size, keepBytes: false };
-      this.targets.set(index, target);
+      this.targets.set(index, { path, size, keepBytes: false });
       try {
-        const found = await this.tree.existing(path);
-        const foundSize = found ? (await found.handle.getFile()).size : null;
-        // A file whose name differs only in case is the person's: the ledger knows exact names.
-        const exact = found?.exact ?? true;
-        const verdict = foundFileVerdict({
-          size,
-          foundSize,
-          finished: writtenBefore.has(index) && exact,
-          ours: claimedBefore && exact,
-          replace: replace.has(path),
-        });
+        // A name taken by a file not ours may have names beside it (the ASC MHL chain): the
+        // first of them free, or ours from an earlier run, is where the file goes. A file found
+        // at the first name of such a file is never taken as ours: the ledger keeps indexes, not
+        // names, so a resumed run could not tell its own chain there from another package's.
+        const side = sideNames(path);
+        let verdict: FoundFileVerdict = 'not ours';
+        let foundSize: number | null = null;
+        let place = path;
+        for (const name of [path, ...side]) {
+          const found = await this.tree.existing(name);
+          foundSize = found ? (await found.handle.getFile()).size : null;
+          // A file whose name differs only in case is the person's: the ledger knows exact names.
+          const exact = (found?.exact ?? true) && !(found && name === path && side.length > 0);
+          place = name;
+          verdict = foundFileVerdict({
+            size,
+            foundSize,
+            finished: writtenBefore.has(index) && exact,
+            ours: claimedBefore && exact,
+            replace: replace.has(name),
+          });
+          if (verdict !== 'not ours') break;
+        }
+        const target: Target = { path: place, size, keepBytes: false };
+        this.targets.set(index, target);
         if (verdict === 'not ours') notOurs.push(path);
         else if (verdict === 'make empty') emptyFiles.set(index, foundSize !== null);
         else if (verdict === 'keep' && size > 0) {

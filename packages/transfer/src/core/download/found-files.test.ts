@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foundFileVerdict, OccupiedFolderError, type FoundFile } from './found-files';
+import { foundFileVerdict, OccupiedFolderError, sideNames, type FoundFile } from './found-files';
 
 const judged = (found: Partial<FoundFile>) =>
   foundFileVerdict({
@@ -52,5 +52,23 @@ describe('OccupiedFolderError', () => {
     expect(error.message).toBe(
       'The folder already holds files this download did not write: "a", "b", "c", "d", "e" and 2 more.',
     );
+  });
+});
+
+describe('sideNames', () => {
+  it('offers the ASC MHL chain names beside a taken one, and nothing else any', () => {
+    const names = sideNames('ascmhl/ascmhl_chain.xml');
+    expect(names.slice(0, 2)).toEqual([
+      'ascmhl/ascmhl_chain (2).xml',
+      'ascmhl/ascmhl_chain (3).xml',
+    ]);
+    expect(new Set(names).size).toBe(names.length);
+    for (const other of [
+      'ascmhl/0001_Reel_2026-11-28_120000Z.mhl',
+      'a/ascmhl/ascmhl_chain.xml',
+      '.bashrc',
+    ]) {
+      expect(sideNames(other)).toEqual([]);
+    }
   });
 });

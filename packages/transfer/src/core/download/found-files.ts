@@ -44,6 +44,21 @@ export function foundFileVerdict(found: FoundFile): FoundFileVerdict {
 }
 
 /**
+ * Other names for a package file that may be saved beside a file of the same name that the
+ * download did not make, instead of stopping it: the package's ASC MHL chain. Every package's
+ * tar ends with `ascmhl/ascmhl_chain.xml`, so the second package unpacked into one folder always
+ * finds the first one's (or the folder's own ASC MHL history); writing over it would lose that
+ * history, and stopping would make every queue of packages into one folder ask. The package's
+ * hash list itself has a name of its own (sequence, package name, time), so it never meets one.
+ * Empty when `path` has no such names: a file found there stops the download.
+ */
+export function sideNames(path: string): string[] {
+  const chain = /^(ascmhl\/ascmhl_chain)(\.xml)$/.exec(path);
+  if (!chain) return [];
+  return Array.from({ length: 98 }, (_, i) => `${chain[1]} (${i + 2})${chain[2]}`);
+}
+
+/**
  * The folder already holds what the download would replace or write through: files no earlier
  * run of this download made (`files`, replaced only when the person says so), or symbolic
  * links where its files or folders go (`links`, never followed). Nothing was written.
