@@ -14,7 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { ContractSettings, ReceiptRange } from '@filerunner/protocol';
+import type { ContractSettings } from '@filerunner/protocol';
 
 // Callers always get a Buffer, whatever byte array the driver answers.
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
@@ -23,7 +23,7 @@ const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
 });
 // A set of byte ranges, merged by PostgreSQL itself: `+` unions, `@>` tests coverage.
 const int8multirange = customType<{ data: string }>({ dataType: () => 'int8multirange' });
-const now = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+export const now = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 
 /** A person with a login. `passwordHash` stays null until the account is activated. */
 export const users = pgTable(
@@ -484,63 +484,4 @@ export const storageAppGroups = pgTable(
     createdAt: now(),
   },
   (t) => [index('storage_app_groups_contract').on(t.contractId)],
-);
-
-/**
- * Keys the server signs with, one per purpose, shared by every node. Made on first use; the
- * private key (PKCS #8, PEM) is the one secret here that must stay usable, not hashed: never
- * selected into a log or an answer.
- */
-export const signingKeys = pgTable('signing_keys', {
-  purpose: text({ enum: ['receipts'] }).primaryKey(),
-  /** RFC 7638 thumbprint of the public key: the `kid` of what it signs. */
-  kid: text().notNull(),
-  privateKeyPem: text().notNull(),
-  publicKeyPem: text().notNull(),
-  createdAt: now(),
-});
-
-/**
- * A receipt challenge handed to a recipient and not yet answered: the nonce and the ranges their
- * answer must hash. One per recipient (a new one replaces it), deleted when answered, refused
- * once expired: the table holds at most a row per recipient.
- */
-export const receiptChallenges = pgTable('receipt_challenges', {
-  id: uuid().primaryKey().defaultRandom(),
-  recipientId: integer()
-    .notNull()
-    .unique()
-    .references(() => packageRecipients.id, { onDelete: 'cascade' }),
-  /** 32 random bytes as hex: no credential (an answer also needs the bytes), kept to check it. */
-  nonce: text().notNull(),
-  ranges: jsonb().$type<ReceiptRange[]>().notNull(),
-  expiresAt: timestamp({ withTimezone: true }).notNull(),
-  createdAt: now(),
-});
-
-/** A signed receipt of a recipient's complete download of a package, as issued. */
-export const deliveryReceipts = pgTable(
-  'delivery_receipts',
-  {
-    id: serial().primaryKey(),
-    packageId: integer()
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
-    recipientId: integer()
-      .notNull()
-      .references(() => packageRecipients.id, { onDelete: 'cascade' }),
-    /**
-     * The download that delivered the package's last bytes before the receipt was asked for:
-     * the one the sender's download history shows it against. Null if that record is gone.
-     */
-    downloadId: integer().references(() => downloads.id, { onDelete: 'set null' }),
-    /** The compact JWS, exactly as handed out. */
-    jws: text().notNull(),
-    bytes: bigint({ mode: 'number' }).notNull(),
-    verified: integer().notNull(),
-    unverified: integer().notNull(),
-    failed: integer().notNull(),
-    createdAt: now(),
-  },
-  (t) => [index('delivery_receipts_package').on(t.packageId)],
 );

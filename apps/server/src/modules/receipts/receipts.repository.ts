@@ -2,13 +2,8 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client';
 import { parseServedRanges, type ServedRanges } from './tar-coverage';
 import type { ReceiptRange } from '@filerunner/protocol';
-import {
-  deliveryReceipts,
-  downloadGrants,
-  downloads,
-  packageRecipients,
-  receiptChallenges,
-} from '../../db/schema';
+import { deliveryReceipts, receiptChallenges } from '../../db/receipts-schema';
+import { downloadGrants, downloads, packageRecipients } from '../../db/schema';
 
 /** What the recipient was sent of the package's tar, over every download of it they made. */
 export interface Delivery {

@@ -12,7 +12,7 @@ import {
 } from '@filerunner/protocol';
 import type { AppContext } from '../../context';
 import type { PackageRow, RecipientRow } from '../../db/rows';
-import type { deliveryReceipts } from '../../db/schema';
+import type { deliveryReceipts } from '../../db/receipts-schema';
 import type { Principal } from '../../http/auth';
 import { ApiError } from '../../http/errors';
 import { assertMayDownload } from '../downloads/downloads.policy';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { calculateJwkThumbprint, exportJWK, importPKCS8, importSPKI, type CryptoKey } from 'jose';
 import type { ReceiptPublicKey } from '@filerunner/protocol';
 import type { Database } from '../../db/client';
-import { signingKeys } from '../../db/schema';
+import { signingKeys } from '../../db/receipts-schema';
 
 /** The receipts' Ed25519 key: the private half to sign, the public half as it is published. */
 export interface ReceiptKey {
