@@ -1,15 +1,16 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ReceiptClaims, ReceiptPublicKey } from '@filerunner/protocol';
+import {
+  RESERVED_DEVICE_NAME,
+  type ReceiptClaims,
+  type ReceiptPublicKey,
+} from '@filerunner/protocol';
 
 /** Why a receipt the server sent was not saved: said to the person as it is. */
 export class ReceiptRejectedError extends Error {
   override readonly name = 'ReceiptRejectedError';
 }
-
-/** Names Windows keeps for devices, whatever the extension after them. */
-const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
 
 /**
  * A name for one file or folder directly inside a folder, built from a name the server sent:
@@ -24,7 +25,7 @@ export function safeEntryName(raw: string): string {
     .replace(/[/\\:*?"<>|]/g, '_')
     .replace(/^[.\s]+|[.\s]+$/g, '')
     .slice(0, 200);
-  if (DEVICE_NAME.test(base)) base = `_${base}`;
+  if (RESERVED_DEVICE_NAME.test(base)) base = `_${base}`;
   return base || 'package';
 }
 
